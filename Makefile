@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# MetaRoCE top-level Makefile.  The kernel module is built by kbuild (see
+# Kbuild); everything else (host tests, VM selftests, demo) is driven from
+# here.  The target kernel is the Debian kernel the tests boot, discovered
+# from installed files, never from `uname -r`.  Override with KVER= or KDIR=.
+
+ROOT := $(CURDIR)
+BUILD := $(ROOT)/build
+
+# Newest kernel that has both an image in /boot and a build tree.
+KVER ?= $(shell $(ROOT)/tools/kver.sh 2>/dev/null)
+KDIR ?= /lib/modules/$(KVER)/build
+INSTALL_MOD_DIR ?= extra
+DESTDIR ?=
+
+export KVER KDIR
+
+.PHONY: all modules check-kdir install modules_install clean deps \
+	check unit coverage fuzz fuzz-smoke vm-selftests demo help
+
+all: modules
+
+help:
+	@echo "make [modules]     build metaroce.ko for KVER=$(KVER)"
+	@echo "make install       install metaroce.ko under /lib/modules/<kver> and run depmod"
+	@echo "make deps          install the Debian packages the project needs (root)"
+	@echo "make check         host tests, then the selftests in a QEMU guest"
+	@echo "make demo          two namespaces, a veth, a MetaRoCE device on each side"
+	@echo "make unit | coverage | fuzz   transport core tests on the host"
+	@echo "variables: KVER= KDIR= W=1 C=1 VM_KVM=1 VM_TIMEOUT=<s>"
+
+check-kdir:
+	@if [ -z "$(KVER)" ] || [ ! -d "$(KDIR)" ]; then \
+		echo "metaroce: no kernel build tree found (KVER='$(KVER)', KDIR='$(KDIR)')." >&2; \
+		echo "metaroce: run 'make deps' (installs linux-image-amd64 and linux-headers-amd64) or set KDIR=." >&2; \
+		exit 1; \
+	fi
+
+modules: check-kdir
+	$(MAKE) -C $(KDIR) M=$(ROOT) modules
+
+install modules_install: modules
+	$(MAKE) -C $(KDIR) M=$(ROOT) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) \
+		INSTALL_MOD_PATH=$(DESTDIR) modules_install
+	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
+
+clean:
+	@if [ -n "$(KVER)" ] && [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(ROOT) clean; fi
+	rm -rf $(BUILD)
+
+deps:
+	@$(ROOT)/tools/deps.sh
+
+# ---- tests ---------------------------------------------------------------
+
+unit:
+	@if [ -f selftests/unit/Makefile ]; then $(MAKE) -C selftests/unit run; \
+	else echo "unit: no host unit tests yet"; fi
+
+coverage:
+	$(MAKE) -C selftests/unit coverage
+
+fuzz:
+	$(MAKE) -C selftests/fuzz run
+
+fuzz-smoke:
+	@if [ -f selftests/fuzz/Makefile ]; then $(MAKE) -C selftests/fuzz smoke; \
+	else echo "fuzz-smoke: no fuzz targets yet"; fi
+
+# One VM boot runs every VM selftest; results land in build/vm/selftests.
+vm-selftests: modules
+	$(ROOT)/tools/vm/run.sh --name selftests -- $(ROOT)/selftests/run_guest.sh
+
+check:
+	@$(ROOT)/tools/check.sh
+
+demo:
+	@$(ROOT)/tools/deps.sh
+	@$(MAKE) --no-print-directory modules
+	$(ROOT)/tools/vm/run.sh --name demo -- $(ROOT)/tools/demo/demo.sh
