@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * MetaRoCE: a software RDMA provider for AI-scale Ethernet.
+ *
+ * Driver-wide types shared by the mroce_*.c files.  Each file has one role:
+ *   mroce_main.c   module init/exit, rdma link type, netdev notifier
+ *   mroce_dev.c    ib_device life cycle, port and device attributes
+ *   mroce_net.c    per-network-namespace UDP tunnel socket, receive hook
+ *   mroce_verbs.c  ib_device_ops table and verbs entry points
+ */
+#ifndef MROCE_H
+#define MROCE_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/percpu_counter.h>
+#include <rdma/ib_verbs.h>
+
+#define MROCE_DRV_NAME		"metaroce"
+#define MROCE_LINK_TYPE		"metaroce"
+#define MROCE_UDP_PORT		4791	/* IANA RoCEv2 port */
+#define MROCE_GID_TBL_LEN	1024
+#define MROCE_MAX_MTU		IB_MTU_4096
+
+/* Device-wide counters, exported through rdma_hw_stats. */
+enum mroce_counter {
+	MROCE_CNT_RX_PKTS,
+	MROCE_CNT_RX_DROP_NO_QP,
+	MROCE_CNT_RX_DROP_MALFORMED,
+	MROCE_CNT_TX_PKTS,
+	MROCE_CNT_PORT_EVENTS,
+	MROCE_NUM_COUNTERS
+};
+
+struct mroce_net;
+
+/**
+ * struct mroce_dev - one MetaRoCE device bound to one Ethernet netdev
+ * @ibdev: the RDMA core's device; first, as ib_alloc_device requires
+ * @ndev: the bound netdev, held (@ndev_tracker) until dealloc_driver
+ * @net: the netdev's namespace when the device was created
+ * @mnet: the per-namespace UDP socket owner, referenced by this device
+ * @list: entry on mroce_dev_list, protected by mroce_dev_lock
+ * @port_state: last port state reported to the RDMA core
+ * @registered: ib_register_device() has succeeded
+ * @ndev_gone: the netdev was unregistered before @registered was set
+ *	(@port_state, @registered and @ndev_gone: under mroce_dev_lock)
+ * @num_pd: protection domains allocated, bounded by MROCE_MAX_PD
+ * @counters: device counters, per-CPU so the receive path does not bounce
+ */
+struct mroce_dev {
+	struct ib_device ibdev;
+	struct net_device *ndev;
+	netdevice_tracker ndev_tracker;
+	struct net *net;
+	struct mroce_net *mnet;
+	struct list_head list;
+	enum ib_port_state port_state;
+	bool registered;
+	bool ndev_gone;
+	atomic_t num_pd;
+	struct percpu_counter counters[MROCE_NUM_COUNTERS];
+};
+
+static inline struct mroce_dev *to_mdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct mroce_dev, ibdev);
+}
+
+static inline void mroce_count(struct mroce_dev *mdev, enum mroce_counter c)
+{
+	percpu_counter_inc(&mdev->counters[c]);
+}
+
+/* mroce_main.c: every live device; used by the notifier and module exit. */
+extern struct list_head mroce_dev_list;
+extern struct mutex mroce_dev_lock;
+
+/* mroce_dev.c */
+int mroce_newlink(const char *ibdev_name, struct net_device *ndev);
+void mroce_dev_netdev_event(struct mroce_dev *mdev, unsigned long event);
+enum ib_port_state mroce_port_state(struct net_device *ndev);
+enum ib_mtu mroce_active_mtu(struct net_device *ndev);
+int mroce_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
+		       struct ib_udata *udata);
+int mroce_query_port(struct ib_device *ibdev, u32 port,
+		     struct ib_port_attr *attr);
+int mroce_port_immutable(struct ib_device *ibdev, u32 port,
+			 struct ib_port_immutable *immutable);
+int mroce_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey);
+void mroce_dealloc_driver(struct ib_device *ibdev);
+struct rdma_hw_stats *mroce_alloc_hw_port_stats(struct ib_device *ibdev,
+						u32 port);
+int mroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		       u32 port, int index);
+
+/* mroce_net.c */
+int mroce_net_init(void);
+void mroce_net_exit(void);
+struct mroce_net *mroce_net_get(struct net *net, struct mroce_dev *mdev);
+void mroce_net_put(struct mroce_net *mnet, struct mroce_dev *mdev);
+
+/* mroce_verbs.c */
+extern const struct ib_device_ops mroce_dev_ops;
+
+#endif /* MROCE_H */

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * MetaRoCE module entry points: the `metaroce` rdma link type, the netdev
+ * notifier that ties each device's life and port state to its netdev, and
+ * module init/exit.
+ */
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <rdma/rdma_netlink.h>
+
+#include "mroce.h"
+
+LIST_HEAD(mroce_dev_list);
+DEFINE_MUTEX(mroce_dev_lock);
+
+static struct rdma_link_ops mroce_link_ops = {
+	.type = MROCE_LINK_TYPE,
+	.newlink = mroce_newlink,
+};
+
+/*
+ * The netdev is leaving (unregistration, or a move to another namespace,
+ * which unregisters it from the old one): the device goes with it.  The
+ * unregistration is queued because the RDMA core must not be entered with
+ * the RTNL held.  Caller holds the RTNL and mroce_dev_lock.
+ */
+static void mroce_netdev_gone(struct mroce_dev *mdev)
+{
+	if (!mdev->registered) {
+		/* mroce_newlink() is still registering: it will back out. */
+		mdev->ndev_gone = true;
+		return;
+	}
+	/* A failed get means an unregistration is already under way. */
+	if (ib_device_try_get(&mdev->ibdev)) {
+		ib_unregister_device_queued(&mdev->ibdev);
+		ib_device_put(&mdev->ibdev);
+	}
+}
+
+static int mroce_netdev_event(struct notifier_block *nb, unsigned long event,
+			      void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct mroce_dev *mdev;
+
+	mutex_lock(&mroce_dev_lock);
+	list_for_each_entry(mdev, &mroce_dev_list, list) {
+		if (mdev->ndev != ndev)
+			continue;
+		if (event == NETDEV_UNREGISTER)
+			mroce_netdev_gone(mdev);
+		else
+			mroce_dev_netdev_event(mdev, event);
+	}
+	mutex_unlock(&mroce_dev_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block mroce_netdev_nb = {
+	.notifier_call = mroce_netdev_event,
+};
+
+/*
+ * Unregister every device.  New ones cannot appear: the link type is gone.
+ * ib_unregister_device() waits for a concurrent unregistration of the same
+ * device, so each device is fully torn down when this returns.
+ */
+static void mroce_unregister_all(void)
+{
+	struct mroce_dev *mdev;
+
+	for (;;) {
+		mutex_lock(&mroce_dev_lock);
+		list_for_each_entry(mdev, &mroce_dev_list, list) {
+			if (mdev->registered)
+				break;
+		}
+		if (list_entry_is_head(mdev, &mroce_dev_list, list)) {
+			mutex_unlock(&mroce_dev_lock);
+			break;
+		}
+		/* Keep the memory alive across the unlock. */
+		get_device(&mdev->ibdev.dev);
+		mutex_unlock(&mroce_dev_lock);
+
+		ib_unregister_device(&mdev->ibdev);
+		put_device(&mdev->ibdev.dev);
+	}
+}
+
+static int __init mroce_init(void)
+{
+	int err;
+
+	err = mroce_net_init();
+	if (err)
+		return err;
+
+	err = register_netdevice_notifier(&mroce_netdev_nb);
+	if (err)
+		goto err_notifier;
+
+	rdma_link_register(&mroce_link_ops);
+	pr_info("MetaRoCE loaded: rdma link add <name> type %s netdev <dev>\n",
+		MROCE_LINK_TYPE);
+	return 0;
+
+err_notifier:
+	mroce_net_exit();
+	return err;
+}
+
+static void __exit mroce_exit(void)
+{
+	rdma_link_unregister(&mroce_link_ops);
+	mroce_unregister_all();
+	unregister_netdevice_notifier(&mroce_netdev_nb);
+	mroce_net_exit();
+	WARN_ON(!list_empty(&mroce_dev_list));
+	pr_info("MetaRoCE unloaded\n");
+}
+
+module_init(mroce_init);
+module_exit(mroce_exit);
+
+MODULE_AUTHOR("MetaRoCE developers");
+MODULE_DESCRIPTION("MetaRoCE: RDMA over lossy, multipath Ethernet (RoCEv2 compatible)");
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_ALIAS_RDMA_LINK(MROCE_LINK_TYPE);

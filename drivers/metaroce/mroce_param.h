@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Limits advertised through query_device and query_port.  Every limit here
+ * is also the one the verbs enforce: exceeding it fails with an errno.
+ */
+#ifndef MROCE_PARAM_H
+#define MROCE_PARAM_H
+
+#include <linux/sizes.h>
+
+#define MROCE_FW_VER			0x0001000000000000ULL	/* 1.0.0 */
+/* No IEEE OUI is assigned to the project: vendor ids stay zero. */
+#define MROCE_VENDOR_ID			0
+#define MROCE_VENDOR_PART_ID		0
+
+#define MROCE_MAX_QP			0x10000
+#define MROCE_MAX_QP_WR			0x4000
+#define MROCE_MAX_SGE			32
+#define MROCE_MAX_CQ			0x10000
+#define MROCE_MAX_CQE			0x10000
+#define MROCE_MAX_MR			0x10000
+#define MROCE_MAX_PD			0x10000
+#define MROCE_MAX_AH			0x10000
+#define MROCE_MAX_SRQ			0x4000
+#define MROCE_MAX_SRQ_WR		0x4000
+#define MROCE_MAX_RD_ATOMIC		128
+#define MROCE_MAX_MR_SIZE		(1ULL << 40)
+#define MROCE_MAX_MSG_SIZE		(1U << 31)
+/* 4.096 us * 2^15 = 134 ms: what a software transport under load needs. */
+#define MROCE_LOCAL_CA_ACK_DELAY	15
+
+#endif /* MROCE_PARAM_H */
