@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Requester send window: go-back-N, as IBTA 9.7 requires of RoCEv2 RC.
+ */
+#include "mroce_core.h"
+#include "mroce_reqwin.h"
+#include "mroce_hdr.h"
+#include "mroce_psn.h"
+#include "mroce_timer.h"
+
+static const char * const mroce_reqwin_verdict_names[] = {
+	[MROCE_REQWIN_NONE]		= "none",
+	[MROCE_REQWIN_NOT_DUE]		= "not-due",
+	[MROCE_REQWIN_STALE]		= "stale",
+	[MROCE_REQWIN_ACKED]		= "acked",
+	[MROCE_REQWIN_RETRY]		= "retry",
+	[MROCE_REQWIN_RNR_WAIT]		= "rnr-wait",
+	[MROCE_REQWIN_NAK_FATAL]	= "nak-fatal",
+	[MROCE_REQWIN_RETRY_EXCEEDED]	= "retry-exceeded",
+	[MROCE_REQWIN_RNR_EXCEEDED]	= "rnr-exceeded",
+};
+
+const char *mroce_reqwin_verdict_name(enum mroce_reqwin_verdict v)
+{
+	BUILD_BUG_ON(ARRAY_SIZE(mroce_reqwin_verdict_names) !=
+		     MROCE_NUM_REQWIN_VERDICTS);
+	return (unsigned int)v < MROCE_NUM_REQWIN_VERDICTS ?
+	       mroce_reqwin_verdict_names[v] : "?";
+}
+
+void mroce_reqwin_init(struct mroce_reqwin *w,
+		       const struct mroce_reqwin_cfg *cfg)
+{
+	memset(w, 0, sizeof(*w));
+	w->una = mroce_psn(cfg->psn);
+	w->nxt = w->una;
+	w->max = w->una;
+	/*
+	 * PSN order is only defined within half the PSN space (IBTA
+	 * 9.7.4.1.2), so no more than 2^23 - 1 PSNs may be outstanding.
+	 */
+	w->wnd = cfg->wnd;
+	if (!w->wnd || w->wnd >= MROCE_PSN_HALF)
+		w->wnd = MROCE_PSN_HALF - 1;
+	w->retry_cnt = min_t(u8, cfg->retry_cnt, MROCE_RETRY_CNT_MAX);
+	w->retry_left = w->retry_cnt;
+	w->rnr_retry = min_t(u8, cfg->rnr_retry, MROCE_RNR_RETRY_INFINITE);
+	w->rnr_left = w->rnr_retry;
+	w->rto = mroce_ack_timeout_ns(cfg->timeout);
+}
+
+u32 mroce_reqwin_inflight(const struct mroce_reqwin *w)
+{
+	return mroce_psn_dist(w->una, w->max);
+}
+
+/*
+ * May @npsn PSNs go out now?  Resends always fit (they were in the window
+ * once); new PSNs must fit in the window, except that a request wider
+ * than the whole window may go alone (a large READ reserves one PSN per
+ * response packet, IBTA 9.7.4.1.4).
+ */
+bool mroce_reqwin_can_send(const struct mroce_reqwin *w, u32 npsn, u64 now)
+{
+	u32 inflight = mroce_reqwin_inflight(w);
+
+	if (w->rnr_wait && now < w->rnr_until)
+		return false;
+	if (w->nxt != w->max)
+		return mroce_psn_dist(w->nxt, w->max) >= npsn;
+	if (npsn >= MROCE_PSN_HALF - inflight)
+		return false;
+	return !inflight || inflight + npsn <= w->wnd;
+}
+
+static void mroce_reqwin_arm(struct mroce_reqwin *w, u64 now)
+{
+	w->timer_armed = w->rto != 0;
+	w->timer_at = now + w->rto;
+}
+
+/**
+ * mroce_reqwin_sent() - account for a request packet put on the wire
+ * @w: the window
+ * @npsn: PSNs it takes: 1, or the response packets of a READ request
+ * @now: current time
+ * @psn: its first PSN
+ *
+ * Return: 0; -EINVAL if @npsn is 0; -EAGAIN while an RNR wait runs or the
+ * window has no room (see mroce_reqwin_can_send()).
+ */
+int mroce_reqwin_sent(struct mroce_reqwin *w, u32 npsn, u64 now, u32 *psn)
+{
+	bool resend = w->nxt != w->max;
+
+	if (!npsn)
+		return -EINVAL;
+	if (!mroce_reqwin_can_send(w, npsn, now))
+		return -EAGAIN;
+	w->rnr_wait = false;
+	*psn = w->nxt;
+	w->nxt = mroce_psn_add(w->nxt, npsn);
+	if (!resend)
+		w->max = w->nxt;
+	/* IBTA 9.7.6.1.3: the timer runs while a request awaits its ACK. */
+	if (!w->timer_armed)
+		mroce_reqwin_arm(w, now);
+	return 0;
+}
+
+/* Everything before @psn is acknowledged. */
+static u32 mroce_reqwin_advance(struct mroce_reqwin *w, u32 psn, u64 now)
+{
+	u32 acked = mroce_psn_dist(w->una, psn);
+
+	if (!acked)
+		return 0;
+	w->una = psn;
+	if (mroce_psn_before(w->nxt, w->una))
+		w->nxt = w->una;
+	/* Forward progress restores the retry budgets, as rxe does. */
+	w->retry_left = w->retry_cnt;
+	w->rnr_left = w->rnr_retry;
+	if (w->una == w->max)
+		w->timer_armed = false;
+	else
+		mroce_reqwin_arm(w, now);
+	return acked;
+}
+
+static void mroce_reqwin_retry(struct mroce_reqwin *w, u32 psn, u64 now,
+			       struct mroce_reqwin_res *res)
+{
+	res->psn = psn;
+	if (!w->retry_left) {
+		w->timer_armed = false;
+		res->verdict = MROCE_REQWIN_RETRY_EXCEEDED;
+		return;
+	}
+	w->retry_left--;
+	w->nxt = psn;
+	mroce_reqwin_arm(w, now);
+	res->verdict = MROCE_REQWIN_RETRY;
+}
+
+static void mroce_reqwin_rnr(struct mroce_reqwin *w, u32 psn, u8 code,
+			     u64 now, struct mroce_reqwin_res *res)
+{
+	res->psn = psn;
+	/* No ACK can come while we wait: the RNR timer replaces it. */
+	w->timer_armed = false;
+	if (!w->rnr_left) {
+		res->verdict = MROCE_REQWIN_RNR_EXCEEDED;
+		return;
+	}
+	if (w->rnr_retry != MROCE_RNR_RETRY_INFINITE)
+		w->rnr_left--;
+	w->nxt = psn;
+	w->rnr_wait = true;
+	w->rnr_until = now + mroce_rnr_timeout_ns(code);
+	res->at = w->rnr_until;
+	res->verdict = MROCE_REQWIN_RNR_WAIT;
+}
+
+/**
+ * mroce_reqwin_on_aeth() - process the AETH of an ACK, NAK or atomic ACK
+ * @w: the window
+ * @psn: the BTH PSN of the response
+ * @syndrome: the AETH syndrome
+ * @now: current time
+ * @res: what to do
+ *
+ * An ACK acknowledges every PSN up to and including @psn (IBTA 9.7.5.1).
+ * A NAK or RNR NAK carries the PSN the responder expects: everything before
+ * it is acknowledged, and it is the PSN to resend or the one that failed
+ * (IBTA 9.7.5.2).  A response for a PSN outside [una, max) is a duplicate
+ * or a ghost and is ignored (IBTA 9.7.5.1.x C9-114).
+ *
+ * Return: 0, or -EPROTO for a reserved syndrome.
+ */
+int mroce_reqwin_on_aeth(struct mroce_reqwin *w, u32 psn, u8 syndrome,
+			 u64 now, struct mroce_reqwin_res *res)
+{
+	enum mroce_aeth_kind kind = mroce_aeth_kind(syndrome);
+	u8 value = syndrome & MROCE_AETH_VALUE_MASK;
+
+	memset(res, 0, sizeof(*res));
+	res->verdict = MROCE_REQWIN_STALE;
+	res->psn = mroce_psn(psn);
+	if (kind == MROCE_AETH_INVALID)
+		return -EPROTO;
+	if (!mroce_psn_in_window(psn, w->una, mroce_reqwin_inflight(w)))
+		return 0;
+
+	if (kind == MROCE_AETH_ACK) {
+		res->acked = mroce_reqwin_advance(w, mroce_psn_add(psn, 1),
+						  now);
+		res->verdict = MROCE_REQWIN_ACKED;
+		return 0;
+	}
+	res->acked = mroce_reqwin_advance(w, res->psn, now);
+	if (kind == MROCE_AETH_RNR_NAK) {
+		mroce_reqwin_rnr(w, res->psn, value, now, res);
+	} else if (value == MROCE_NAK_PSN_SEQ_ERROR) {
+		/* IBTA 9.7.5.2.1: go back to the PSN the responder expects. */
+		mroce_reqwin_retry(w, res->psn, now, res);
+	} else {
+		w->timer_armed = false;
+		res->nak = value;
+		res->verdict = MROCE_REQWIN_NAK_FATAL;
+	}
+	return 0;
+}
+
+/**
+ * mroce_reqwin_on_read_resp() - process an RDMA READ response packet
+ * @w: the window
+ * @psn: its PSN
+ * @expect: the PSN the caller's READ WQE expects next
+ * @now: current time
+ * @res: what to do
+ *
+ * A READ response implicitly acknowledges all earlier requests (IBTA
+ * 9.7.5.1.x C9-116).  A response past @expect means responses were lost:
+ * the READ is resent from @expect (IBTA 9.7.5.2.x o9-30), counted against
+ * the retry count like a NAK sequence error.
+ */
+void mroce_reqwin_on_read_resp(struct mroce_reqwin *w, u32 psn, u32 expect,
+			       u64 now, struct mroce_reqwin_res *res)
+{
+	u32 inflight = mroce_reqwin_inflight(w);
+
+	memset(res, 0, sizeof(*res));
+	res->verdict = MROCE_REQWIN_STALE;
+	res->psn = mroce_psn(psn);
+	if (!mroce_psn_in_window(psn, w->una, inflight) ||
+	    !mroce_psn_in_window(expect, w->una, inflight) ||
+	    mroce_psn_before(psn, expect))
+		return;
+	if (psn == mroce_psn(expect)) {
+		res->acked = mroce_reqwin_advance(w, mroce_psn_add(psn, 1),
+						  now);
+		res->verdict = MROCE_REQWIN_ACKED;
+		return;
+	}
+	res->acked = mroce_reqwin_advance(w, mroce_psn(expect), now);
+	mroce_reqwin_retry(w, mroce_psn(expect), now, res);
+}
+
+/**
+ * mroce_reqwin_on_timer() - the transport timer fired
+ * @w: the window
+ * @now: current time
+ * @res: MROCE_REQWIN_RETRY from una, RETRY_EXCEEDED, NOT_DUE (early call,
+ *	 deadline in .at) or NONE (no timer armed)
+ *
+ * IBTA 9.7.6.1.3: on Local ACK Timeout the requester resends from the
+ * oldest unacknowledged PSN and decrements its retry count.
+ */
+void mroce_reqwin_on_timer(struct mroce_reqwin *w, u64 now,
+			   struct mroce_reqwin_res *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->verdict = MROCE_REQWIN_NONE;
+	if (!w->timer_armed)
+		return;
+	if (now < w->timer_at) {
+		res->verdict = MROCE_REQWIN_NOT_DUE;
+		res->at = w->timer_at;
+		return;
+	}
+	mroce_reqwin_retry(w, w->una, now, res);
+}
+
+/* The earliest time at which the caller must call back, if any. */
+bool mroce_reqwin_next_event(const struct mroce_reqwin *w, u64 *at)
+{
+	if (w->rnr_wait && (!w->timer_armed || w->rnr_until < w->timer_at)) {
+		*at = w->rnr_until;
+		return true;
+	}
+	if (w->timer_armed) {
+		*at = w->timer_at;
+		return true;
+	}
+	return false;
+}

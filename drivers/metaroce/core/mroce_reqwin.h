@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Requester send window of an RC QP in RoCEv2 mode: PSN allocation, ACK and
+ * NAK processing, go-back-N retransmission, the Local ACK Timeout and the
+ * RNR wait (IBTA 9.7.4.1, 9.7.5.2, 9.7.6).
+ *
+ * The window knows PSNs only; the caller keeps the WQEs and maps a PSN back
+ * to the WQE and offset it belongs to.  Sequence numbers work like TCP's:
+ *
+ *	una ......... nxt ......... max
+ *	oldest unacked  next to send   next never sent
+ *
+ * Going back N sets nxt back to the PSN to resend; new PSNs are only handed
+ * out when nxt has caught up with max.  Time is a u64 in ns, passed in.
+ * Caller serialises all calls for one QP.
+ */
+#ifndef MROCE_REQWIN_H
+#define MROCE_REQWIN_H
+
+#include "mroce_core.h"
+
+/* IBTA 9.7.5.2.8: an RNR retry count of 7 means retry forever. */
+#define MROCE_RNR_RETRY_INFINITE	7
+#define MROCE_RETRY_CNT_MAX		7
+
+struct mroce_reqwin_cfg {
+	u32 psn;	/* initial send PSN (sq_psn) */
+	u32 wnd;	/* PSNs allowed in flight; 0 means the maximum */
+	u8 retry_cnt;	/* IBTA 9.7.6.1.3, 0..7 */
+	u8 rnr_retry;	/* IBTA 9.7.5.2.8, 0..7 */
+	u8 timeout;	/* Local ACK Timeout exponent, 0 = none */
+};
+
+struct mroce_reqwin {
+	u32 una;
+	u32 nxt;
+	u32 max;
+	u32 wnd;
+	u8 retry_cnt;
+	u8 retry_left;
+	u8 rnr_retry;
+	u8 rnr_left;
+	bool timer_armed;
+	bool rnr_wait;
+	u64 rto;
+	u64 timer_at;
+	u64 rnr_until;
+};
+
+enum mroce_reqwin_verdict {
+	MROCE_REQWIN_NONE,		/* nothing to do */
+	MROCE_REQWIN_NOT_DUE,		/* timer not expired: wait for .at */
+	MROCE_REQWIN_STALE,		/* duplicate or ghost response: drop */
+	MROCE_REQWIN_ACKED,		/* .acked PSNs completed */
+	MROCE_REQWIN_RETRY,		/* go back and resend from .psn */
+	MROCE_REQWIN_RNR_WAIT,		/* resend from .psn at .at */
+	MROCE_REQWIN_NAK_FATAL,		/* WQE at .psn failed with .nak */
+	MROCE_REQWIN_RETRY_EXCEEDED,	/* retry count spent: QP to error */
+	MROCE_REQWIN_RNR_EXCEEDED,	/* RNR retry count spent */
+	MROCE_NUM_REQWIN_VERDICTS,
+};
+
+struct mroce_reqwin_res {
+	enum mroce_reqwin_verdict verdict;
+	u32 psn;
+	u32 acked;	/* PSNs newly acknowledged, also for NAKs */
+	u8 nak;		/* enum mroce_nak_code for MROCE_REQWIN_NAK_FATAL */
+	u64 at;		/* deadline for NOT_DUE and RNR_WAIT */
+};
+
+void mroce_reqwin_init(struct mroce_reqwin *w,
+		       const struct mroce_reqwin_cfg *cfg);
+u32 mroce_reqwin_inflight(const struct mroce_reqwin *w);
+bool mroce_reqwin_can_send(const struct mroce_reqwin *w, u32 npsn, u64 now);
+int mroce_reqwin_sent(struct mroce_reqwin *w, u32 npsn, u64 now, u32 *psn);
+int mroce_reqwin_on_aeth(struct mroce_reqwin *w, u32 psn, u8 syndrome,
+			 u64 now, struct mroce_reqwin_res *res);
+void mroce_reqwin_on_read_resp(struct mroce_reqwin *w, u32 psn, u32 expect,
+			       u64 now, struct mroce_reqwin_res *res);
+void mroce_reqwin_on_timer(struct mroce_reqwin *w, u64 now,
+			   struct mroce_reqwin_res *res);
+bool mroce_reqwin_next_event(const struct mroce_reqwin *w, u64 *at);
+const char *mroce_reqwin_verdict_name(enum mroce_reqwin_verdict v);
+
+#endif /* MROCE_REQWIN_H */
