@@ -9,6 +9,7 @@
  * entry points to exist.
  */
 #include <linux/atomic.h>
+#include <uapi/rdma/metaroce-abi.h>
 
 #include "mroce.h"
 #include "mroce_param.h"
@@ -36,10 +37,40 @@ static enum rdma_link_layer mroce_get_link_layer(struct ib_device *ibdev,
 	return IB_LINK_LAYER_ETHERNET;
 }
 
+/*
+ * The provider (userspace/provider/mroce_udev.c) recognises MetaRoCE devices
+ * by this attribute, whatever name `rdma link add` gave them.
+ */
+static ssize_t metaroce_abi_version_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	return sysfs_emit(buf, "%u\n", METAROCE_UVERBS_ABI_VERSION);
+}
+static DEVICE_ATTR_RO(metaroce_abi_version);
+
+static struct attribute *mroce_dev_attrs[] = {
+	&dev_attr_metaroce_abi_version.attr,
+	NULL
+};
+
+static const struct attribute_group mroce_dev_attr_group = {
+	.attrs = mroce_dev_attrs,
+};
+
 static int mroce_alloc_ucontext(struct ib_ucontext *ibuc,
 				struct ib_udata *udata)
 {
-	return 0;
+	struct metaroce_alloc_ucontext_resp resp = {
+		.abi_version = METAROCE_UVERBS_ABI_VERSION,
+		.ring_hdr_size = METAROCE_RING_HDR_SIZE,
+		.cqe_size = sizeof(struct metaroce_cqe),
+		.max_inline_data = 0,
+	};
+
+	if (udata->outlen < sizeof(resp))
+		return 0;
+	return ib_copy_to_udata(udata, &resp, sizeof(resp));
 }
 
 static void mroce_dealloc_ucontext(struct ib_ucontext *ibuc)
@@ -139,7 +170,8 @@ static int mroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 const struct ib_device_ops mroce_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_UNKNOWN,
-	.uverbs_abi_ver = 1,
+	.uverbs_abi_ver = METAROCE_UVERBS_ABI_VERSION,
+	.device_group = &mroce_dev_attr_group,
 
 	.alloc_hw_port_stats = mroce_alloc_hw_port_stats,
 	.alloc_pd = mroce_alloc_pd,

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR Linux-OpenIB) */
+/*
+ * MetaRoCE kernel <-> libmetaroce provider ABI.
+ *
+ * Only what crosses the uverbs boundary lives here: the udata carried by
+ * the uverbs commands, and the layout of the rings the kernel shares with
+ * the provider through mmap() of the uverbs command fd.  Fixed-width types,
+ * explicit padding, no kernel pointers.  Any change to a layout bumps
+ * METAROCE_UVERBS_ABI_VERSION (the kernel's ib_device_ops.uverbs_abi_ver,
+ * matched by the provider's match_min/max_abi_version).
+ *
+ * Rings
+ * -----
+ * Every queue (SQ, RQ, SRQ, CQ) is one ring: a struct metaroce_ring header
+ * followed, at METAROCE_RING_HDR_SIZE, by a power-of-two number of
+ * fixed-size entries.  Entry i lives at slot (i & (num_entries - 1)).
+ * producer and consumer are free-running 32-bit counters (never masked);
+ * the ring holds producer - consumer entries, is empty when they are equal
+ * and full when the difference equals num_entries.  Each counter sits on
+ * its own 128-byte line so the two sides do not bounce one line.
+ *
+ *   queue      producer                consumer
+ *   SQ         provider (post_send)    kernel
+ *   RQ, SRQ    provider (post_recv)    kernel
+ *   CQ         kernel                  provider (poll_cq)
+ *
+ * Ordering contract (both sides):
+ *  - A producer writes the entry, then stores producer + 1 with release
+ *    semantics (smp_store_release / __atomic_store_n(RELEASE)).
+ *  - A consumer loads producer with acquire semantics, reads entries below
+ *    it, then stores consumer + n with release semantics; only then may
+ *    the producer reuse those slots.
+ *  - Each side writes only its own counter.  The kernel never trusts the
+ *    provider's counters: it keeps private copies of the indices it owns,
+ *    copies an entry out of the ring before validating it, and treats a
+ *    producer further than num_entries ahead as a broken queue.
+ *  - Send doorbell: after publishing producer the provider issues a full
+ *    barrier and reads flags.  If METAROCE_RING_F_KBUSY is set the kernel
+ *    is consuming the queue and will see the new entries: the doorbell
+ *    (a POST_SEND command with no work requests) is skipped.  The kernel
+ *    clears KBUSY, issues a full barrier and reads producer once more
+ *    before it stops, so an entry published concurrently is never missed.
+ *  - METAROCE_RING_F_FLUSH is set by the kernel while the queue pair is in
+ *    the error state: entries posted then complete with WR_FLUSH_ERR once
+ *    the provider rings the doorbell (POST_SEND or POST_RECV with no work
+ *    requests), which it does whenever FLUSH is set and KBUSY is not.
+ *  - On a transition to RESET the kernel zeroes both counters; the
+ *    provider keeps no cached copy of either.
+ */
+#ifndef METAROCE_ABI_H
+#define METAROCE_ABI_H
+
+#include <linux/types.h>
+
+#define METAROCE_UVERBS_ABI_VERSION	1
+
+/*
+ * Name of the read-only sysfs attribute of every MetaRoCE ib_device
+ * (/sys/class/infiniband/<ibdev>/metaroce_abi_version): the provider
+ * recognises its devices by it, whatever name they were given.
+ */
+#define METAROCE_SYSFS_ABI_ATTR		"metaroce_abi_version"
+
+#define METAROCE_RING_LINE		128
+#define METAROCE_RING_HDR_SIZE		(3 * METAROCE_RING_LINE)
+
+enum metaroce_ring_flags {
+	METAROCE_RING_F_KBUSY = 1 << 0,
+	METAROCE_RING_F_FLUSH = 1 << 1,
+};
+
+struct metaroce_ring {
+	__u32 producer;
+	__u8 pad0[METAROCE_RING_LINE - 4];
+	__u32 consumer;
+	__u8 pad1[METAROCE_RING_LINE - 4];
+	__u32 flags;		/* enum metaroce_ring_flags, kernel-written */
+	__u8 pad2[METAROCE_RING_LINE - 4];
+	/* entries follow at METAROCE_RING_HDR_SIZE */
+};
+
+/* Where the provider maps one ring: mmap(cmd_fd, offset, size). */
+struct metaroce_mmap {
+	__aligned_u64 offset;
+	__u32 size;
+	__u32 num_entries;	/* power of two */
+	__u32 entry_size;	/* bytes, power of two */
+	__u32 reserved;
+};
+
+struct metaroce_sge {
+	__aligned_u64 addr;
+	__u32 length;
+	__u32 lkey;
+};
+
+/* Send work queue entry.  opcode is enum ib_uverbs_wr_opcode. */
+struct metaroce_send_wqe {
+	__aligned_u64 wr_id;
+	__u32 opcode;
+	__u32 send_flags;	/* IB_UVERBS send flags (IBV_SEND_*) */
+	__u32 num_sge;
+	__u32 ex;		/* imm_data (network order) or invalidate rkey */
+	union {
+		struct {
+			__aligned_u64 remote_addr;
+			__u32 rkey;
+			__u32 reserved;
+		} rdma;
+		struct {
+			__aligned_u64 remote_addr;
+			__aligned_u64 compare_add;
+			__aligned_u64 swap;
+			__u32 rkey;
+			__u32 reserved;
+		} atomic;
+		struct {
+			__u32 ah_num;
+			__u32 remote_qpn;
+			__u32 remote_qkey;
+			__u32 reserved;
+		} ud;
+	} wr;
+	__u32 inline_len;	/* bytes of inline data when IBV_SEND_INLINE */
+	__u32 reserved;
+	/* then num_sge struct metaroce_sge, or inline_len bytes */
+};
+
+struct metaroce_recv_wqe {
+	__aligned_u64 wr_id;
+	__u32 num_sge;
+	__u32 reserved;
+	/* then num_sge struct metaroce_sge */
+};
+
+/* Completion queue entry; status and opcode as in struct ib_uverbs_wc. */
+struct metaroce_cqe {
+	__aligned_u64 wr_id;
+	__u32 status;
+	__u32 opcode;
+	__u32 vendor_err;
+	__u32 byte_len;
+	__u32 ex;		/* imm_data (network order) or invalidated rkey */
+	__u32 qp_num;
+	__u32 src_qp;
+	__u32 wc_flags;		/* IB_UVERBS WC flags (IBV_WC_*) */
+	__u16 pkey_index;
+	__u16 slid;
+	__u8 sl;
+	__u8 dlid_path_bits;
+	__u8 port_num;
+	__u8 reserved0;
+	__u8 reserved1[16];
+};
+
+/* udata of the uverbs commands (the core part comes first, then these). */
+struct metaroce_alloc_ucontext_resp {
+	__u32 abi_version;
+	__u32 ring_hdr_size;
+	__u32 cqe_size;
+	__u32 max_inline_data;
+};
+
+struct metaroce_create_cq_resp {
+	struct metaroce_mmap cq;
+};
+
+struct metaroce_resize_cq_resp {
+	struct metaroce_mmap cq;
+};
+
+struct metaroce_create_qp_resp {
+	struct metaroce_mmap sq;
+	struct metaroce_mmap rq;	/* size 0 when an SRQ is attached */
+	__u32 max_inline_data;
+	__u32 reserved;
+};
+
+struct metaroce_create_srq_resp {
+	struct metaroce_mmap rq;
+	__u32 srq_num;
+	__u32 reserved;
+};
+
+/* Follows the 4-byte ib_uverbs_create_ah_resp: 4-byte alignment only. */
+struct metaroce_create_ah_resp {
+	__u32 ah_num;
+	__u32 reserved;
+};
+
+_Static_assert(sizeof(struct metaroce_ring) == METAROCE_RING_HDR_SIZE,
+	       "ring header size");
+_Static_assert(__builtin_offsetof(struct metaroce_ring, consumer) ==
+	       METAROCE_RING_LINE, "consumer on its own line");
+_Static_assert(sizeof(struct metaroce_mmap) == 24, "metaroce_mmap size");
+_Static_assert(sizeof(struct metaroce_sge) == 16, "metaroce_sge size");
+_Static_assert(sizeof(struct metaroce_send_wqe) == 64, "send wqe size");
+_Static_assert(sizeof(struct metaroce_recv_wqe) == 16, "recv wqe size");
+_Static_assert(sizeof(struct metaroce_cqe) == 64, "cqe size");
+_Static_assert(sizeof(struct metaroce_alloc_ucontext_resp) == 16,
+	       "ucontext resp size");
+_Static_assert(sizeof(struct metaroce_create_cq_resp) == 24, "cq resp size");
+_Static_assert(sizeof(struct metaroce_resize_cq_resp) == 24,
+	       "resize cq resp size");
+_Static_assert(sizeof(struct metaroce_create_qp_resp) == 56, "qp resp size");
+_Static_assert(sizeof(struct metaroce_create_srq_resp) == 32,
+	       "srq resp size");
+_Static_assert(sizeof(struct metaroce_create_ah_resp) == 8, "ah resp size");
+
+#endif /* METAROCE_ABI_H */

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * libmetaroce: provider-wide types.  Roles of the files:
+ *   mroce_udev.c    registration, device matching, context, queries
+ *   mroce_uverbs.c  control path: PD, MR, CQ, QP, SRQ, AH through uverbs
+ *   mroce_ufast.c   fast path on the shared rings: post_*, poll_cq
+ */
+#ifndef MROCE_U_H
+#define MROCE_U_H
+
+#include <pthread.h>
+#include <uapi/rdma/metaroce-abi.h>
+
+#include "mroce_pabi.h"
+
+#define MROCE_U_DRV_NAME "metaroce"
+
+/* Driver udata wrappers: the core struct, immediately followed by ours. */
+#define MROCE_DRV_RESP(name, core_t, drv_t)	\
+	struct name {				\
+		struct core_t ibv_resp;		\
+		struct drv_t drv;		\
+	};					\
+	MROCE_CHECK_SIZE(struct name,		\
+			 sizeof(struct core_t) + sizeof(struct drv_t))
+
+MROCE_DRV_RESP(mroce_get_context_resp, ib_uverbs_get_context_resp,
+	       metaroce_alloc_ucontext_resp);
+MROCE_DRV_RESP(mroce_create_cq_resp, ib_uverbs_create_cq_resp,
+	       metaroce_create_cq_resp);
+MROCE_DRV_RESP(mroce_resize_cq_resp, ib_uverbs_resize_cq_resp,
+	       metaroce_resize_cq_resp);
+MROCE_DRV_RESP(mroce_create_qp_resp, ib_uverbs_create_qp_resp,
+	       metaroce_create_qp_resp);
+MROCE_DRV_RESP(mroce_create_srq_resp, ib_uverbs_create_srq_resp,
+	       metaroce_create_srq_resp);
+MROCE_DRV_RESP(mroce_create_ah_resp, ib_uverbs_create_ah_resp,
+	       metaroce_create_ah_resp);
+
+struct mroce_udev {
+	struct verbs_device vdev;
+};
+
+struct mroce_uctx {
+	struct verbs_context vctx;
+	uint32_t max_inline_data;
+};
+
+/* One mapped ring (struct metaroce_ring and its entries). */
+struct mroce_uring {
+	struct metaroce_ring *hdr;
+	uint8_t *data;
+	size_t map_size;
+	uint32_t num;
+	uint32_t entry_size;
+};
+
+struct mroce_ucq {
+	struct verbs_cq vcq;
+	pthread_spinlock_t lock;
+	struct mroce_uring ring;
+};
+
+struct mroce_uqp {
+	struct verbs_qp vqp;
+	pthread_spinlock_t sq_lock;
+	pthread_spinlock_t rq_lock;
+	struct mroce_uring sq;
+	struct mroce_uring rq;
+	uint32_t max_send_sge;
+	uint32_t max_recv_sge;
+	uint32_t max_inline_data;
+};
+
+struct mroce_usrq {
+	struct verbs_srq vsrq;
+	pthread_spinlock_t lock;
+	struct mroce_uring ring;
+	uint32_t max_sge;
+};
+
+struct mroce_uah {
+	struct ibv_ah ibah;
+	uint32_t ah_num;
+};
+
+static inline struct mroce_uctx *to_muctx(struct ibv_context *ctx)
+{
+	return (struct mroce_uctx *)((char *)ctx -
+		offsetof(struct mroce_uctx, vctx.context));
+}
+
+static inline struct mroce_ucq *to_mucq(struct ibv_cq *cq)
+{
+	return (struct mroce_ucq *)cq;
+}
+
+static inline struct mroce_uqp *to_muqp(struct ibv_qp *qp)
+{
+	return (struct mroce_uqp *)qp;
+}
+
+static inline struct mroce_usrq *to_musrq(struct ibv_srq *srq)
+{
+	return (struct mroce_usrq *)srq;
+}
+
+static inline struct mroce_uah *to_muah(struct ibv_ah *ah)
+{
+	return (struct mroce_uah *)ah;
+}
+
+_Static_assert(offsetof(struct mroce_ucq, vcq) == 0, "ibv_cq first");
+_Static_assert(offsetof(struct mroce_uqp, vqp) == 0, "ibv_qp first");
+_Static_assert(offsetof(struct mroce_usrq, vsrq) == 0, "ibv_srq first");
+_Static_assert(offsetof(struct mroce_uah, ibah) == 0, "ibv_ah first");
+
+/* mroce_uverbs.c */
+extern const struct verbs_context_ops mroce_uctx_ops;
+int mroce_ring_map(struct mroce_uring *ring, int cmd_fd,
+		   const struct metaroce_mmap *mi);
+void mroce_ring_unmap(struct mroce_uring *ring);
+
+/* mroce_ufast.c */
+int mroce_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
+		    struct ibv_send_wr **bad_wr);
+int mroce_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
+		    struct ibv_recv_wr **bad_wr);
+int mroce_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
+			struct ibv_recv_wr **bad_wr);
+int mroce_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
+
+#endif /* MROCE_U_H */

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * libmetaroce fast path: work requests and completions travel through the
+ * rings shared with the kernel, without a system call per work request or
+ * per completion.  The ordering contract is the one stated at the top of
+ * include/uapi/rdma/metaroce-abi.h; the __atomic operations below are its
+ * acquire/release points.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "mroce_u.h"
+
+static inline uint32_t mroce_load_acquire(const uint32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static inline void mroce_store_release(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+static inline void *mroce_ring_slot(struct mroce_uring *ring, uint32_t idx)
+{
+	return ring->data + (size_t)(idx & (ring->num - 1)) * ring->entry_size;
+}
+
+/*
+ * Published entries: does the kernel need a doorbell to look at them?
+ * The full barrier pairs with the kernel's between clearing KBUSY and its
+ * last look at producer (see the ABI header).
+ */
+static bool mroce_ring_needs_doorbell(struct mroce_uring *ring, bool sq)
+{
+	uint32_t flags;
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	flags = __atomic_load_n(&ring->hdr->flags, __ATOMIC_RELAXED);
+	if (flags & METAROCE_RING_F_KBUSY)
+		return false;
+	return sq || (flags & METAROCE_RING_F_FLUSH);
+}
+
+static int mroce_check_send_opcode(enum ibv_qp_type type,
+				   enum ibv_wr_opcode op)
+{
+	switch (op) {
+	case IBV_WR_SEND:
+	case IBV_WR_SEND_WITH_IMM:
+		return 0;
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+	case IBV_WR_RDMA_READ:
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	case IBV_WR_SEND_WITH_INV:
+		return type == IBV_QPT_RC ? 0 : EINVAL;
+	default:
+		return EINVAL;
+	}
+}
+
+static int mroce_build_send_wqe(struct mroce_uqp *qp, struct ibv_send_wr *wr,
+				struct metaroce_send_wqe *wqe)
+{
+	uint8_t *payload = (uint8_t *)(wqe + 1);
+	uint32_t len = 0;
+	int i, ret;
+
+	ret = mroce_check_send_opcode(qp->vqp.qp.qp_type, wr->opcode);
+	if (ret)
+		return ret;
+	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->max_send_sge)
+		return EINVAL;
+
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr_id = wr->wr_id;
+	wqe->opcode = wr->opcode;
+	wqe->send_flags = wr->send_flags;
+	wqe->num_sge = wr->num_sge;
+	if (wr->opcode == IBV_WR_SEND_WITH_INV)
+		wqe->ex = wr->invalidate_rkey;
+	else
+		wqe->ex = wr->imm_data;
+
+	switch (wr->opcode) {
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+	case IBV_WR_RDMA_READ:
+		wqe->wr.rdma.remote_addr = wr->wr.rdma.remote_addr;
+		wqe->wr.rdma.rkey = wr->wr.rdma.rkey;
+		break;
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		wqe->wr.atomic.remote_addr = wr->wr.atomic.remote_addr;
+		wqe->wr.atomic.compare_add = wr->wr.atomic.compare_add;
+		wqe->wr.atomic.swap = wr->wr.atomic.swap;
+		wqe->wr.atomic.rkey = wr->wr.atomic.rkey;
+		break;
+	default:
+		if (qp->vqp.qp.qp_type == IBV_QPT_UD) {
+			if (!wr->wr.ud.ah)
+				return EINVAL;
+			wqe->wr.ud.ah_num = to_muah(wr->wr.ud.ah)->ah_num;
+			wqe->wr.ud.remote_qpn = wr->wr.ud.remote_qpn;
+			wqe->wr.ud.remote_qkey = wr->wr.ud.remote_qkey;
+		}
+		break;
+	}
+
+	if (wr->send_flags & IBV_SEND_INLINE) {
+		for (i = 0; i < wr->num_sge; i++) {
+			if (wr->sg_list[i].length > qp->max_inline_data - len)
+				return EINVAL;
+			memcpy(payload + len,
+			       (void *)(uintptr_t)wr->sg_list[i].addr,
+			       wr->sg_list[i].length);
+			len += wr->sg_list[i].length;
+		}
+		wqe->inline_len = len;
+		wqe->num_sge = 0;
+		return 0;
+	}
+	for (i = 0; i < wr->num_sge; i++) {
+		struct metaroce_sge *sge = (struct metaroce_sge *)payload + i;
+
+		sge->addr = wr->sg_list[i].addr;
+		sge->length = wr->sg_list[i].length;
+		sge->lkey = wr->sg_list[i].lkey;
+	}
+	return 0;
+}
+
+int mroce_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+		    struct ibv_send_wr **bad_wr)
+{
+	struct mroce_uqp *qp = to_muqp(ibqp);
+	struct mroce_uring *sq = &qp->sq;
+	struct ibv_send_wr *dummy;
+	uint32_t prod, cons;
+	int posted = 0, ret = 0;
+
+	/* IBTA 10.8.2: posting to a send queue before RTS is an error. */
+	switch (ibqp->state) {
+	case IBV_QPS_RESET:
+	case IBV_QPS_INIT:
+	case IBV_QPS_RTR:
+		*bad_wr = wr;
+		return EINVAL;
+	default:
+		break;
+	}
+
+	pthread_spin_lock(&qp->sq_lock);
+	prod = sq->hdr->producer;
+	for (; wr; wr = wr->next) {
+		cons = mroce_load_acquire(&sq->hdr->consumer);
+		if (prod - cons >= sq->num) {
+			ret = ENOMEM;
+			break;
+		}
+		ret = mroce_build_send_wqe(qp, wr, mroce_ring_slot(sq, prod));
+		if (ret)
+			break;
+		mroce_store_release(&sq->hdr->producer, ++prod);
+		posted++;
+	}
+	if (ret)
+		*bad_wr = wr;
+	if (posted && mroce_ring_needs_doorbell(sq, true))
+		ibv_cmd_post_send(ibqp, NULL, &dummy);
+	pthread_spin_unlock(&qp->sq_lock);
+	return ret;
+}
+
+static int mroce_ring_post_recv(struct mroce_uring *ring, uint32_t max_sge,
+				struct ibv_recv_wr *wr,
+				struct ibv_recv_wr **bad_wr, int *posted)
+{
+	uint32_t prod = ring->hdr->producer, cons;
+	int i;
+
+	for (; wr; wr = wr->next) {
+		struct metaroce_recv_wqe *wqe;
+		struct metaroce_sge *sge;
+
+		cons = mroce_load_acquire(&ring->hdr->consumer);
+		if (prod - cons >= ring->num) {
+			*bad_wr = wr;
+			return ENOMEM;
+		}
+		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > max_sge) {
+			*bad_wr = wr;
+			return EINVAL;
+		}
+		wqe = mroce_ring_slot(ring, prod);
+		wqe->wr_id = wr->wr_id;
+		wqe->num_sge = wr->num_sge;
+		wqe->reserved = 0;
+		sge = (struct metaroce_sge *)(wqe + 1);
+		for (i = 0; i < wr->num_sge; i++) {
+			sge[i].addr = wr->sg_list[i].addr;
+			sge[i].length = wr->sg_list[i].length;
+			sge[i].lkey = wr->sg_list[i].lkey;
+		}
+		mroce_store_release(&ring->hdr->producer, ++prod);
+		(*posted)++;
+	}
+	return 0;
+}
+
+int mroce_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		    struct ibv_recv_wr **bad_wr)
+{
+	struct mroce_uqp *qp = to_muqp(ibqp);
+	struct ibv_recv_wr *dummy;
+	int posted = 0, ret;
+
+	if (ibqp->srq || !qp->rq.hdr || ibqp->state == IBV_QPS_RESET) {
+		*bad_wr = wr;
+		return EINVAL;
+	}
+	pthread_spin_lock(&qp->rq_lock);
+	ret = mroce_ring_post_recv(&qp->rq, qp->max_recv_sge, wr, bad_wr,
+				   &posted);
+	if (posted && mroce_ring_needs_doorbell(&qp->rq, false))
+		ibv_cmd_post_recv(ibqp, NULL, &dummy);
+	pthread_spin_unlock(&qp->rq_lock);
+	return ret;
+}
+
+int mroce_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
+			struct ibv_recv_wr **bad_wr)
+{
+	struct mroce_usrq *srq = to_musrq(ibsrq);
+	int posted = 0, ret;
+
+	pthread_spin_lock(&srq->lock);
+	ret = mroce_ring_post_recv(&srq->ring, srq->max_sge, wr, bad_wr,
+				   &posted);
+	pthread_spin_unlock(&srq->lock);
+	return ret;
+}
+
+static void mroce_cqe_to_wc(const struct metaroce_cqe *cqe, struct ibv_wc *wc)
+{
+	wc->wr_id = cqe->wr_id;
+	wc->status = cqe->status;
+	wc->opcode = cqe->opcode;
+	wc->vendor_err = cqe->vendor_err;
+	wc->byte_len = cqe->byte_len;
+	wc->imm_data = cqe->ex;
+	wc->qp_num = cqe->qp_num;
+	wc->src_qp = cqe->src_qp;
+	wc->wc_flags = cqe->wc_flags;
+	wc->pkey_index = cqe->pkey_index;
+	wc->slid = cqe->slid;
+	wc->sl = cqe->sl;
+	wc->dlid_path_bits = cqe->dlid_path_bits;
+}
+
+int mroce_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc)
+{
+	struct mroce_ucq *cq = to_mucq(ibcq);
+	struct mroce_uring *ring;
+	uint32_t prod, cons;
+	int n = 0;
+
+	pthread_spin_lock(&cq->lock);
+	ring = &cq->ring;
+	cons = ring->hdr->consumer;
+	prod = mroce_load_acquire(&ring->hdr->producer);
+	while (n < ne && cons != prod) {
+		mroce_cqe_to_wc(mroce_ring_slot(ring, cons), &wc[n]);
+		cons++;
+		n++;
+	}
+	if (n)
+		mroce_store_release(&ring->hdr->consumer, cons);
+	pthread_spin_unlock(&cq->lock);
+	return n;
+}

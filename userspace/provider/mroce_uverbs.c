@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * libmetaroce control path: every object is created, modified and destroyed
+ * by the kernel through the uverbs commands; queues are then mapped from the
+ * command fd at the offsets the kernel returns (struct metaroce_mmap).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "mroce_u.h"
+
+int mroce_ring_map(struct mroce_uring *ring, int cmd_fd,
+		   const struct metaroce_mmap *mi)
+{
+	void *p;
+
+	memset(ring, 0, sizeof(*ring));
+	if (!mi->size)
+		return 0;
+	if (mi->num_entries & (mi->num_entries - 1) ||
+	    (uint64_t)mi->num_entries * mi->entry_size +
+	    METAROCE_RING_HDR_SIZE > mi->size)
+		return EPROTO;
+	p = mmap(NULL, mi->size, PROT_READ | PROT_WRITE, MAP_SHARED, cmd_fd,
+		 mi->offset);
+	if (p == MAP_FAILED)
+		return errno;
+	ring->hdr = p;
+	ring->data = (uint8_t *)p + METAROCE_RING_HDR_SIZE;
+	ring->map_size = mi->size;
+	ring->num = mi->num_entries;
+	ring->entry_size = mi->entry_size;
+	return 0;
+}
+
+void mroce_ring_unmap(struct mroce_uring *ring)
+{
+	if (ring->hdr)
+		munmap(ring->hdr, ring->map_size);
+	ring->hdr = NULL;
+}
+
+static int mroce_query_device_ex(struct ibv_context *ctx,
+				 const struct ibv_query_device_ex_input *input,
+				 struct ibv_device_attr_ex *attr,
+				 size_t attr_size)
+{
+	struct ib_uverbs_ex_query_device_resp resp;
+	size_t resp_size = sizeof(resp);
+	uint64_t fw;
+	int ret;
+
+	ret = ibv_cmd_query_device_any(ctx, input, attr, attr_size, &resp,
+				       &resp_size);
+	if (ret)
+		return ret;
+	/* The kernel's fw_ver is major.minor.sub_minor in 16/16/32 bits. */
+	fw = resp.base.fw_ver;
+	snprintf(attr->orig_attr.fw_ver, sizeof(attr->orig_attr.fw_ver),
+		 "%u.%u.%u", (unsigned int)(fw >> 48),
+		 (unsigned int)((fw >> 32) & 0xffff),
+		 (unsigned int)(fw & 0xffffffff));
+	return 0;
+}
+
+static int mroce_query_port(struct ibv_context *ctx, uint8_t port,
+			    struct ibv_port_attr *attr)
+{
+	struct ibv_query_port cmd;
+
+	return ibv_cmd_query_port(ctx, port, attr, &cmd, sizeof(cmd));
+}
+
+static void mroce_free_context(struct ibv_context *ibctx)
+{
+	struct mroce_uctx *ctx = to_muctx(ibctx);
+
+	verbs_uninit_context(&ctx->vctx);
+	free(ctx);
+}
+
+static struct ibv_pd *mroce_alloc_pd(struct ibv_context *ctx)
+{
+	struct ib_uverbs_alloc_pd_resp resp;
+	struct ibv_alloc_pd cmd;
+	struct ibv_pd *pd;
+	int ret;
+
+	pd = calloc(1, sizeof(*pd));
+	if (!pd)
+		return NULL;
+	ret = ibv_cmd_alloc_pd(ctx, pd, &cmd, sizeof(cmd), &resp,
+			       sizeof(resp));
+	if (ret) {
+		free(pd);
+		errno = ret;
+		return NULL;
+	}
+	return pd;
+}
+
+static int mroce_dealloc_pd(struct ibv_pd *pd)
+{
+	int ret = ibv_cmd_dealloc_pd(pd);
+
+	if (!ret)
+		free(pd);
+	return ret;
+}
+
+static struct ibv_mr *mroce_reg_mr(struct ibv_pd *pd, void *addr,
+				   size_t length, uint64_t hca_va, int access)
+{
+	struct ib_uverbs_reg_mr_resp resp;
+	struct ibv_reg_mr cmd;
+	struct verbs_mr *vmr;
+	int ret;
+
+	vmr = calloc(1, sizeof(*vmr));
+	if (!vmr)
+		return NULL;
+	ret = ibv_cmd_reg_mr(pd, addr, length, hca_va, access, vmr, &cmd,
+			     sizeof(cmd), &resp, sizeof(resp));
+	if (ret) {
+		free(vmr);
+		errno = ret;
+		return NULL;
+	}
+	return &vmr->ibv_mr;
+}
+
+static int mroce_dereg_mr(struct verbs_mr *vmr)
+{
+	int ret = ibv_cmd_dereg_mr(vmr);
+
+	if (!ret)
+		free(vmr);
+	return ret;
+}
+
+static struct ibv_cq *mroce_create_cq(struct ibv_context *ctx, int cqe,
+				      struct ibv_comp_channel *channel,
+				      int comp_vector)
+{
+	struct mroce_create_cq_resp resp = {};
+	struct mroce_ucq *cq;
+	int ret;
+
+	cq = calloc(1, sizeof(*cq));
+	if (!cq)
+		return NULL;
+	pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
+	ret = ibv_cmd_create_cq(ctx, cqe, channel, comp_vector, &cq->vcq.cq,
+				NULL, 0, &resp.ibv_resp, sizeof(resp));
+	if (ret)
+		goto err_free;
+	ret = mroce_ring_map(&cq->ring, ctx->cmd_fd, &resp.drv.cq);
+	if (!ret && resp.drv.cq.entry_size < sizeof(struct metaroce_cqe))
+		ret = EPROTO;
+	if (ret) {
+		mroce_ring_unmap(&cq->ring);
+		ibv_cmd_destroy_cq(&cq->vcq.cq);
+		goto err_free;
+	}
+	return &cq->vcq.cq;
+
+err_free:
+	pthread_spin_destroy(&cq->lock);
+	free(cq);
+	errno = ret;
+	return NULL;
+}
+
+static int mroce_resize_cq(struct ibv_cq *ibcq, int cqe)
+{
+	struct mroce_ucq *cq = to_mucq(ibcq);
+	struct mroce_resize_cq_resp resp = {};
+	struct ibv_resize_cq cmd = {};
+	struct mroce_uring ring;
+	int ret;
+
+	pthread_spin_lock(&cq->lock);
+	ret = ibv_cmd_resize_cq(ibcq, cqe, &cmd, sizeof(cmd), &resp.ibv_resp,
+				sizeof(resp));
+	if (!ret)
+		ret = mroce_ring_map(&ring, ibcq->context->cmd_fd,
+				     &resp.drv.cq);
+	if (!ret) {
+		mroce_ring_unmap(&cq->ring);
+		cq->ring = ring;
+	}
+	pthread_spin_unlock(&cq->lock);
+	return ret;
+}
+
+static int mroce_destroy_cq(struct ibv_cq *ibcq)
+{
+	struct mroce_ucq *cq = to_mucq(ibcq);
+	int ret;
+
+	ret = ibv_cmd_destroy_cq(ibcq);
+	if (ret)
+		return ret;
+	mroce_ring_unmap(&cq->ring);
+	pthread_spin_destroy(&cq->lock);
+	free(cq);
+	return 0;
+}
+
+static struct ibv_qp *mroce_create_qp(struct ibv_pd *pd,
+				      struct ibv_qp_init_attr *attr)
+{
+	struct mroce_create_qp_resp resp = {};
+	struct ibv_create_qp cmd = {};
+	int fd = pd->context->cmd_fd;
+	struct mroce_uqp *qp;
+	int ret;
+
+	qp = calloc(1, sizeof(*qp));
+	if (!qp)
+		return NULL;
+	pthread_spin_init(&qp->sq_lock, PTHREAD_PROCESS_PRIVATE);
+	pthread_spin_init(&qp->rq_lock, PTHREAD_PROCESS_PRIVATE);
+	ret = ibv_cmd_create_qp(pd, &qp->vqp.qp, attr, &cmd, sizeof(cmd),
+				&resp.ibv_resp, sizeof(resp));
+	if (ret)
+		goto err_free;
+	ret = mroce_ring_map(&qp->sq, fd, &resp.drv.sq);
+	if (!ret)
+		ret = mroce_ring_map(&qp->rq, fd, &resp.drv.rq);
+	if (ret) {
+		mroce_ring_unmap(&qp->sq);
+		ibv_cmd_destroy_qp(&qp->vqp.qp);
+		goto err_free;
+	}
+	qp->max_send_sge = attr->cap.max_send_sge;
+	qp->max_recv_sge = attr->cap.max_recv_sge;
+	qp->max_inline_data = resp.drv.max_inline_data;
+	return &qp->vqp.qp;
+
+err_free:
+	pthread_spin_destroy(&qp->rq_lock);
+	pthread_spin_destroy(&qp->sq_lock);
+	free(qp);
+	errno = ret;
+	return NULL;
+}
+
+static int mroce_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+			  int attr_mask, struct ibv_qp_init_attr *init_attr)
+{
+	struct ibv_query_qp cmd;
+
+	return ibv_cmd_query_qp(qp, attr, attr_mask, init_attr, &cmd,
+				sizeof(cmd));
+}
+
+static int mroce_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+			   int attr_mask)
+{
+	struct ibv_modify_qp cmd = {};
+
+	return ibv_cmd_modify_qp(qp, attr, attr_mask, &cmd, sizeof(cmd));
+}
+
+static int mroce_destroy_qp(struct ibv_qp *ibqp)
+{
+	struct mroce_uqp *qp = to_muqp(ibqp);
+	int ret;
+
+	ret = ibv_cmd_destroy_qp(ibqp);
+	if (ret)
+		return ret;
+	mroce_ring_unmap(&qp->rq);
+	mroce_ring_unmap(&qp->sq);
+	pthread_spin_destroy(&qp->rq_lock);
+	pthread_spin_destroy(&qp->sq_lock);
+	free(qp);
+	return 0;
+}
+
+static struct ibv_srq *mroce_create_srq(struct ibv_pd *pd,
+					struct ibv_srq_init_attr *attr)
+{
+	struct mroce_create_srq_resp resp = {};
+	struct ibv_create_srq cmd = {};
+	struct mroce_usrq *srq;
+	int ret;
+
+	srq = calloc(1, sizeof(*srq));
+	if (!srq)
+		return NULL;
+	pthread_spin_init(&srq->lock, PTHREAD_PROCESS_PRIVATE);
+	ret = ibv_cmd_create_srq(pd, &srq->vsrq.srq, attr, &cmd, sizeof(cmd),
+				 &resp.ibv_resp, sizeof(resp));
+	if (ret)
+		goto err_free;
+	ret = mroce_ring_map(&srq->ring, pd->context->cmd_fd, &resp.drv.rq);
+	if (ret) {
+		ibv_cmd_destroy_srq(&srq->vsrq.srq);
+		goto err_free;
+	}
+	srq->max_sge = attr->attr.max_sge;
+	srq->vsrq.srq_num = resp.drv.srq_num;
+	return &srq->vsrq.srq;
+
+err_free:
+	pthread_spin_destroy(&srq->lock);
+	free(srq);
+	errno = ret;
+	return NULL;
+}
+
+static int mroce_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
+			    int attr_mask)
+{
+	struct ibv_modify_srq cmd = {};
+
+	return ibv_cmd_modify_srq(srq, attr, attr_mask, &cmd, sizeof(cmd));
+}
+
+static int mroce_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)
+{
+	struct ibv_query_srq cmd;
+
+	return ibv_cmd_query_srq(srq, attr, &cmd, sizeof(cmd));
+}
+
+static int mroce_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num)
+{
+	*srq_num = to_musrq(srq)->vsrq.srq_num;
+	return 0;
+}
+
+static int mroce_destroy_srq(struct ibv_srq *ibsrq)
+{
+	struct mroce_usrq *srq = to_musrq(ibsrq);
+	int ret;
+
+	ret = ibv_cmd_destroy_srq(ibsrq);
+	if (ret)
+		return ret;
+	mroce_ring_unmap(&srq->ring);
+	pthread_spin_destroy(&srq->lock);
+	free(srq);
+	return 0;
+}
+
+static struct ibv_ah *mroce_create_ah(struct ibv_pd *pd,
+				      struct ibv_ah_attr *attr)
+{
+	struct mroce_create_ah_resp resp = {};
+	struct mroce_uah *ah;
+	int ret;
+
+	ah = calloc(1, sizeof(*ah));
+	if (!ah)
+		return NULL;
+	ret = ibv_cmd_create_ah(pd, &ah->ibah, attr, &resp.ibv_resp,
+				sizeof(resp));
+	if (ret) {
+		free(ah);
+		errno = ret;
+		return NULL;
+	}
+	ah->ah_num = resp.drv.ah_num;
+	return &ah->ibah;
+}
+
+static int mroce_destroy_ah(struct ibv_ah *ah)
+{
+	int ret = ibv_cmd_destroy_ah(ah);
+
+	if (!ret)
+		free(to_muah(ah));
+	return ret;
+}
+
+const struct verbs_context_ops mroce_uctx_ops = {
+	.alloc_pd = mroce_alloc_pd,
+	.create_ah = mroce_create_ah,
+	.create_cq = mroce_create_cq,
+	.create_qp = mroce_create_qp,
+	.create_srq = mroce_create_srq,
+	.dealloc_pd = mroce_dealloc_pd,
+	.dereg_mr = mroce_dereg_mr,
+	.destroy_ah = mroce_destroy_ah,
+	.destroy_cq = mroce_destroy_cq,
+	.destroy_qp = mroce_destroy_qp,
+	.destroy_srq = mroce_destroy_srq,
+	.free_context = mroce_free_context,
+	.get_srq_num = mroce_get_srq_num,
+	.modify_qp = mroce_modify_qp,
+	.modify_srq = mroce_modify_srq,
+	.poll_cq = mroce_poll_cq,
+	.post_recv = mroce_post_recv,
+	.post_send = mroce_post_send,
+	.post_srq_recv = mroce_post_srq_recv,
+	.query_device_ex = mroce_query_device_ex,
+	.query_port = mroce_query_port,
+	.query_qp = mroce_query_qp,
+	.query_srq = mroce_query_srq,
+	.reg_mr = mroce_reg_mr,
+	.req_notify_cq = ibv_cmd_req_notify_cq,
+	.resize_cq = mroce_resize_cq,
+};
