@@ -29,8 +29,19 @@ static enum mroce_resp_verdict feed(struct mroce_respwin *w,
 
 TEST(respwin_new_dup_nak)
 {
+	/*
+	 * Behind the expected PSN (also across the wrap) is a duplicate;
+	 * ahead of it gets one NAK, then silence until the expected PSN.
+	 */
+	static const struct { u32 psn; enum mroce_resp_verdict v; } steps[] = {
+		{ 0xffffff, MROCE_RESP_DUP }, { 0x800001, MROCE_RESP_DUP },
+		{ 2, MROCE_RESP_NAK_SEQ }, { 3, MROCE_RESP_DROP },
+		{ 0x7fffff, MROCE_RESP_DROP }, { 0, MROCE_RESP_NEW },
+		{ 2, MROCE_RESP_NAK_SEQ },
+	};
 	struct mroce_respwin w;
 	struct mroce_hdr h;
+	unsigned int i;
 
 	mroce_respwin_init(&w, 0xffffff, NULL, 4);
 	EXPECT_EQ(w.nres, 0);
@@ -39,21 +50,11 @@ TEST(respwin_new_dup_nak)
 	EXPECT_EQ(w.epsn, 0);
 	EXPECT_EQ(w.msn, 1);
 	EXPECT_EQ(mroce_respwin_ack_psn(&w), 0xffffff);
-	/* Duplicate: behind the expected PSN, also across the wrap. */
-	EXPECT_EQ(feed(&w, &h), MROCE_RESP_DUP);
-	h.bth.psn = 0x800001;
-	EXPECT_EQ(feed(&w, &h), MROCE_RESP_DUP);
-	/* Ahead: one NAK, then silence until the expected PSN comes. */
-	h.bth.psn = 2;
-	EXPECT_EQ(feed(&w, &h), MROCE_RESP_NAK_SEQ);
-	h.bth.psn = 3;
-	EXPECT_EQ(feed(&w, &h), MROCE_RESP_DROP);
-	h.bth.psn = 0x7fffff;
-	EXPECT_EQ(feed(&w, &h), MROCE_RESP_DROP);
-	h.bth.psn = 0;
-	EXPECT_EQ(feed(&w, &h), MROCE_RESP_NEW);
-	h.bth.psn = 2;
-	EXPECT_EQ(feed(&w, &h), MROCE_RESP_NAK_SEQ);
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		h.bth.psn = steps[i].psn;
+		if (!MROCE_CHECK(feed(&w, &h) == steps[i].v, "step %u", i))
+			return;
+	}
 	EXPECT_EQ(w.msn, 2);
 }
 
@@ -209,12 +210,16 @@ TEST(respwin_atomic_resources_ring)
 
 TEST(respwin_read_npsn)
 {
-	EXPECT_EQ(mroce_read_npsn(0, 1024), 1);
-	EXPECT_EQ(mroce_read_npsn(1, 1024), 1);
-	EXPECT_EQ(mroce_read_npsn(1024, 1024), 1);
-	EXPECT_EQ(mroce_read_npsn(1025, 1024), 2);
-	EXPECT_EQ(mroce_read_npsn(0xffffffff, 256), 0x1000000);
-	EXPECT_EQ(mroce_read_npsn(5000, 0), 1);
+	static const struct { u32 len, pmtu, npsn; } c[] = {
+		{ 0, 1024, 1 }, { 1, 1024, 1 }, { 1024, 1024, 1 },
+		{ 1025, 1024, 2 }, { 0xffffffff, 256, 0x1000000 },
+		{ 5000, 0, 1 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++)
+		MROCE_CHECK(mroce_read_npsn(c[i].len, c[i].pmtu) == c[i].npsn,
+			    "case %u", i);
 }
 
 TEST(respwin_msn_wraps)

@@ -26,4 +26,11 @@
 #define MROCE_NSEC_PER_USEC	1000ULL
 #define MROCE_NSEC_PER_MSEC	1000000ULL
 
+/* Name of @v in a designated-initializer table of @n names, or "?". */
+static inline const char *mroce_enum_name(const char * const *names,
+					  unsigned int n, unsigned int v)
+{
+	return v < n && names[v] ? names[v] : "?";
+}
+
 #endif /* MROCE_CORE_H */

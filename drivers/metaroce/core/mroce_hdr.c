@@ -59,32 +59,41 @@ static void mroce_deth_encode(u8 *p, const struct mroce_hdr *h)
 	mroce_put_be24(p + 5, h->deth.sqpn);
 }
 
+/* RETH and AtomicETH both start with VA(8) and R_Key(4) (IBTA 9.3.3-4). */
+static void mroce_va_rkey_decode(const u8 *p, u64 *va, u32 *rkey)
+{
+	*va = mroce_get_be64(p);
+	*rkey = mroce_get_be32(p + 8);
+}
+
+static void mroce_va_rkey_encode(u8 *p, u64 va, u32 rkey)
+{
+	mroce_put_be64(p, va);
+	mroce_put_be32(p + 8, rkey);
+}
+
 static void mroce_reth_decode(const u8 *p, struct mroce_hdr *h)
 {
-	h->reth.va = mroce_get_be64(p);
-	h->reth.rkey = mroce_get_be32(p + 8);
+	mroce_va_rkey_decode(p, &h->reth.va, &h->reth.rkey);
 	h->reth.len = mroce_get_be32(p + 12);
 }
 
 static void mroce_reth_encode(u8 *p, const struct mroce_hdr *h)
 {
-	mroce_put_be64(p, h->reth.va);
-	mroce_put_be32(p + 8, h->reth.rkey);
+	mroce_va_rkey_encode(p, h->reth.va, h->reth.rkey);
 	mroce_put_be32(p + 12, h->reth.len);
 }
 
 static void mroce_atmeth_decode(const u8 *p, struct mroce_hdr *h)
 {
-	h->atmeth.va = mroce_get_be64(p);
-	h->atmeth.rkey = mroce_get_be32(p + 8);
+	mroce_va_rkey_decode(p, &h->atmeth.va, &h->atmeth.rkey);
 	h->atmeth.swap_add = mroce_get_be64(p + 12);
 	h->atmeth.compare = mroce_get_be64(p + 20);
 }
 
 static void mroce_atmeth_encode(u8 *p, const struct mroce_hdr *h)
 {
-	mroce_put_be64(p, h->atmeth.va);
-	mroce_put_be32(p + 8, h->atmeth.rkey);
+	mroce_va_rkey_encode(p, h->atmeth.va, h->atmeth.rkey);
 	mroce_put_be64(p + 12, h->atmeth.swap_add);
 	mroce_put_be64(p + 20, h->atmeth.compare);
 }
@@ -182,13 +191,11 @@ int mroce_hdr_decode(const u8 *p, size_t len, struct mroce_hdr *h,
 	if (!(op->flags & MROCE_OPF_PAYLOAD) && rest)
 		return -EPROTO;
 
-	off = MROCE_BTH_LEN;
-	for (i = 0; i < MROCE_NUM_EXT; i++) {
-		if (!(op->hdrs & MROCE_HDRF(i)))
-			continue;
-		mroce_ext_codecs[i].decode(p + off, h);
-		off += mroce_ext_len(i);
-	}
+	for (i = 0, off = MROCE_BTH_LEN; i < MROCE_NUM_EXT; i++)
+		if (op->hdrs & MROCE_HDRF(i)) {
+			mroce_ext_codecs[i].decode(p + off, h);
+			off += mroce_ext_len(i);
+		}
 	lo->op = op;
 	lo->hdr_len = op->hdr_len;
 	lo->pad = h->bth.pad;
@@ -215,13 +222,11 @@ int mroce_hdr_encode(u8 *p, size_t len, const struct mroce_hdr *h)
 	if (len < op->hdr_len)
 		return -EMSGSIZE;
 	mroce_bth_encode(p, &h->bth);
-	off = MROCE_BTH_LEN;
-	for (i = 0; i < MROCE_NUM_EXT; i++) {
-		if (!(op->hdrs & MROCE_HDRF(i)))
-			continue;
-		mroce_ext_codecs[i].encode(p + off, h);
-		off += mroce_ext_len(i);
-	}
+	for (i = 0, off = MROCE_BTH_LEN; i < MROCE_NUM_EXT; i++)
+		if (op->hdrs & MROCE_HDRF(i)) {
+			mroce_ext_codecs[i].encode(p + off, h);
+			off += mroce_ext_len(i);
+		}
 	return off;
 }
 

@@ -24,8 +24,7 @@ const char *mroce_reqwin_verdict_name(enum mroce_reqwin_verdict v)
 {
 	BUILD_BUG_ON(ARRAY_SIZE(mroce_reqwin_verdict_names) !=
 		     MROCE_NUM_REQWIN_VERDICTS);
-	return (unsigned int)v < MROCE_NUM_REQWIN_VERDICTS ?
-	       mroce_reqwin_verdict_names[v] : "?";
+	return mroce_enum_name(mroce_reqwin_verdict_names, MROCE_NUM_REQWIN_VERDICTS, v);
 }
 
 void mroce_reqwin_init(struct mroce_reqwin *w,

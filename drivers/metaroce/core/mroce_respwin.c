@@ -18,8 +18,7 @@ const char *mroce_resp_verdict_name(enum mroce_resp_verdict v)
 {
 	BUILD_BUG_ON(ARRAY_SIZE(mroce_resp_verdict_names) !=
 		     MROCE_NUM_RESP_VERDICTS);
-	return (unsigned int)v < MROCE_NUM_RESP_VERDICTS ?
-	       mroce_resp_verdict_names[v] : "?";
+	return mroce_enum_name(mroce_resp_verdict_names, MROCE_NUM_RESP_VERDICTS, v);
 }
 
 void mroce_respwin_init(struct mroce_respwin *w, u32 epsn,
