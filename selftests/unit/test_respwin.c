@@ -81,6 +81,11 @@ TEST(respwin_drops_non_rc_requests)
 	EXPECT_EQ(mroce_respwin_check(&w, &h.bth), MROCE_RESP_NAK_INVALID);
 	EXPECT_TRUE(mroce_respwin_accept(&w, &h, 1024) == NULL);
 	EXPECT_EQ(w.epsn, 1);
+	/* Accepted anyway, a READ still takes one PSN per response. */
+	h = req(MROCE_OP_RC_RDMA_READ_REQUEST, 1);
+	h.reth.len = 3000;
+	EXPECT_TRUE(mroce_respwin_accept(&w, &h, 1024) == NULL);
+	EXPECT_EQ(w.epsn, 4);
 }
 
 TEST(respwin_opcode_sequence)

@@ -23,7 +23,7 @@ struct mroce_ipudp {
 	u32 flow_label;	/* IPv6 flow label (20 bits) */
 	u8 saddr[16];	/* IPv4 uses the first 4 bytes */
 	u8 daddr[16];
-	u16 ip_len;	/* whole IP packet: IPv4 total length, IPv6 40 + plen */
+	u32 ip_len;	/* whole IP packet: IPv4 total length, IPv6 40 + plen */
 	u16 sport;	/* UDP source port: the path entropy (IBTA A17.5) */
 	u16 dport;
 	u16 udp_len;

@@ -157,10 +157,11 @@ struct mroce_respwin_res *mroce_respwin_accept(struct mroce_respwin *w,
 		w->seq = (op->flags & MROCE_OPF_SEND) ? MROCE_RESP_SEQ_SEND :
 							 MROCE_RESP_SEQ_WRITE;
 	}
-	if ((op->flags & MROCE_OPF_READ) && w->nres) {
+	if (op->flags & MROCE_OPF_READ)
 		npsn = mroce_read_npsn(h->reth.len, pmtu);
+	if ((op->flags & MROCE_OPF_READ) && w->nres)
 		res = mroce_respwin_save(w, h, MROCE_RES_READ, npsn);
-	} else if ((op->flags & MROCE_OPF_ATOMIC) && w->nres) {
+	else if ((op->flags & MROCE_OPF_ATOMIC) && w->nres) {
 		res = mroce_respwin_save(w, h, MROCE_RES_ATOMIC, 1);
 	}
 	w->epsn = mroce_psn_add(w->epsn, npsn);
