@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (!canonical(buf, &pkt))
 		return 0;
 	len = mroce_pkt_encode(out, sizeof(out), &pkt, buf + pkt.pay_off);
-	if (len != pkt.net.ip_len || memcmp(out, buf, len))
+	if (len < 0 || (u32)len != pkt.net.ip_len || memcmp(out, buf, len))
 		abort();
 	return 0;
 }
