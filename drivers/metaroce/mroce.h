@@ -17,6 +17,8 @@
 #include <linux/percpu_counter.h>
 #include <rdma/ib_verbs.h>
 
+#include "mroce_res.h"
+
 #define MROCE_DRV_NAME		"metaroce"
 #define MROCE_LINK_TYPE		"metaroce"
 #define MROCE_UDP_PORT		4791	/* IANA RoCEv2 port */
@@ -48,6 +50,7 @@ struct mroce_net;
  *	(@port_state, @registered and @ndev_gone: under mroce_dev_lock)
  * @num_pd: protection domains allocated, bounded by MROCE_MAX_PD
  * @counters: device counters, per-CPU so the receive path does not bounce
+ * @res: verbs object tables (mroce_res.h)
  */
 struct mroce_dev {
 	struct ib_device ibdev;
@@ -61,6 +64,7 @@ struct mroce_dev {
 	bool ndev_gone;
 	atomic_t num_pd;
 	struct percpu_counter counters[MROCE_NUM_COUNTERS];
+	struct mroce_res res;
 };
 
 static inline struct mroce_dev *to_mdev(struct ib_device *ibdev)

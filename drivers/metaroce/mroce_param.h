@@ -24,6 +24,7 @@
 #define MROCE_MAX_SRQ			0x4000
 #define MROCE_MAX_SRQ_WR		0x4000
 #define MROCE_MAX_RD_ATOMIC		128
+#define MROCE_MAX_INLINE_DATA		256
 #define MROCE_MAX_MR_SIZE		(1ULL << 40)
 #define MROCE_MAX_MSG_SIZE		(1U << 31)
 /* 4.096 us * 2^15 = 134 ms: what a software transport under load needs. */

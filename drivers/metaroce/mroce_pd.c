@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Protection domains.  A PD has no state of its own: the RDMA core counts
+ * its users and refuses to destroy one still in use (-EBUSY).
+ */
+#include "mroce_verbs.h"
+
+int mroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct mroce_dev *mdev = to_mdev(ibpd->device);
+
+	if (atomic_inc_return(&mdev->num_pd) > MROCE_MAX_PD) {
+		atomic_dec(&mdev->num_pd);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int mroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	atomic_dec(&to_mdev(ibpd->device)->num_pd);
+	return 0;
+}

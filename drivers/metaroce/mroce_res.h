@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Per-device tables of verbs objects, embedded in struct mroce_dev.
+ * Initialised by mroce_res_init() from ib_device_ops.enable_driver.
+ */
+#ifndef MROCE_RES_H
+#define MROCE_RES_H
+
+#include <linux/atomic.h>
+#include <linux/xarray.h>
+
+/**
+ * struct mroce_res - lookup tables and limits of one device's objects
+ * @qp_xa: QP number -> struct mroce_qp (QP1 is the GSI QP)
+ * @mr_xa: key index (key >> 8) -> struct mroce_mr
+ * @srq_xa: SRQ number -> struct mroce_srq
+ * @ah_xa: AH number -> struct mroce_ah
+ * @next_qpn, @next_mr, @next_srq: cursors of the cyclic allocations
+ * @num_qp, @num_cq, @num_srq: objects alive, bounded by the advertised
+ *	limits (MRs and AHs are bounded by their xarray's id range)
+ *
+ * Every object is inserted with a NULL entry to reserve its number and
+ * published with xa_store() once fully built; destruction erases first.
+ */
+struct mroce_res {
+	struct xarray qp_xa;
+	struct xarray mr_xa;
+	struct xarray srq_xa;
+	struct xarray ah_xa;
+	u32 next_qpn;
+	u32 next_mr;
+	u32 next_srq;
+	u32 next_ah;
+	atomic_t num_qp;
+	atomic_t num_cq;
+	atomic_t num_srq;
+};
+
+#endif /* MROCE_RES_H */

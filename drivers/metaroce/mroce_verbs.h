@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Verbs objects of the MetaRoCE driver.  One file per role:
+ *   mroce_verbs.c  ib_device_ops table, user contexts, device attributes
+ *   mroce_mmap.c   rings (struct mroce_kring) and their user mappings
+ *   mroce_pd.c     protection domains
+ *   mroce_mr.c     memory regions (user memory, DMA MR)
+ *   mroce_cq.c     completion queues
+ *   mroce_qp.c     queue pairs: creation, IBTA state machine, flush
+ *   mroce_srq.c    shared receive queues
+ *   mroce_ah.c     address handles
+ */
+#ifndef MROCE_VERBS_H
+#define MROCE_VERBS_H
+
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <rdma/ib_umem.h>
+#include <uapi/rdma/metaroce-abi.h>
+
+#include "mroce.h"
+#include "mroce_param.h"
+
+/* QPs 0 and 1 are the special QPs of IBTA 10.2.5; ordinary QPs follow. */
+#define MROCE_GSI_QPN		1
+#define MROCE_FIRST_QPN		16
+#define MROCE_MAX_QPN		0xffffff
+
+struct mroce_ucontext {
+	struct ib_ucontext ibuc;
+};
+
+struct mroce_pd {
+	struct ib_pd ibpd;
+};
+
+/* User mappings of rings; mmap_free frees the memory once unmapped. */
+struct mroce_mmap_entry {
+	struct rdma_user_mmap_entry rdma;
+	void *buf;
+};
+
+/**
+ * struct mroce_kring - the kernel's view of one shared ring
+ * @hdr: start of the vmalloc_user() buffer, shared with the provider
+ * @data: first entry
+ * @num: entries, a power of two
+ * @entry_size: bytes per entry, a power of two
+ * @size: bytes of the buffer (page aligned)
+ * @head: the kernel's private copy of the index it owns (producer of a CQ,
+ *	consumer of the other queues); the shared copy is never read back
+ * @mentry: the user mapping, or NULL for a kernel consumer's ring
+ */
+struct mroce_kring {
+	struct metaroce_ring *hdr;
+	u8 *data;
+	u32 num;
+	u32 entry_size;
+	size_t size;
+	u32 head;
+	struct mroce_mmap_entry *mentry;
+};
+
+enum mroce_cq_notify {
+	MROCE_CQ_NOTIFY_NONE,
+	MROCE_CQ_NOTIFY_SOLICITED,
+	MROCE_CQ_NOTIFY_NEXT,
+};
+
+/**
+ * struct mroce_cq - completion queue
+ * @lock: protects @ring and @notify (producers run in any context)
+ * @ring: entries of struct metaroce_cqe
+ * @notify: armed by req_notify_cq
+ * @overflowed: an IB_EVENT_CQ_ERR was reported
+ */
+struct mroce_cq {
+	struct ib_cq ibcq;
+	spinlock_t lock;
+	struct mroce_kring ring;
+	enum mroce_cq_notify notify;
+	bool overflowed;
+};
+
+struct mroce_srq {
+	struct ib_srq ibsrq;
+	spinlock_t lock;
+	struct mroce_kring ring;
+	u32 srq_num;
+	u32 max_sge;
+	u32 limit;
+};
+
+/* Address vector: what the requester needs to build the headers. */
+struct mroce_av {
+	union ib_gid dgid;
+	union ib_gid sgid;
+	u32 flow_label;
+	u8 sgid_index;
+	u8 hop_limit;
+	u8 traffic_class;
+	u8 sl;
+	u8 dmac[ETH_ALEN];
+	u8 network_type;	/* enum rdma_network_type */
+	bool valid;
+};
+
+struct mroce_ah {
+	struct ib_ah ibah;
+	u32 ah_num;
+	struct mroce_av av;
+};
+
+/**
+ * struct mroce_qp - queue pair
+ * @state_lock: serialises modify, query and the flushes they start
+ * @sq_lock: protects @sq (kernel posts and doorbells)
+ * @rq_lock: protects @rq
+ * @state: current IBTA state (also read locklessly by post_* paths)
+ * @attr: attributes as last set by modify_qp
+ * @av: primary path
+ */
+struct mroce_qp {
+	struct ib_qp ibqp;
+	struct mutex state_lock;
+	spinlock_t sq_lock;
+	spinlock_t rq_lock;
+	enum ib_qp_state state;
+	struct ib_qp_attr attr;
+	struct mroce_av av;
+	struct ib_qp_cap cap;
+	enum ib_sig_type sq_sig_type;
+	struct mroce_kring sq;
+	struct mroce_kring rq;
+	bool is_user;
+};
+
+struct mroce_mr {
+	struct ib_mr ibmr;
+	struct ib_umem *umem;
+	u32 index;
+	int access;
+};
+
+static inline struct mroce_ucontext *to_muc(struct ib_ucontext *ibuc)
+{
+	return container_of(ibuc, struct mroce_ucontext, ibuc);
+}
+
+static inline struct mroce_cq *to_mcq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct mroce_cq, ibcq);
+}
+
+static inline struct mroce_qp *to_mqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct mroce_qp, ibqp);
+}
+
+static inline struct mroce_srq *to_msrq(struct ib_srq *ibsrq)
+{
+	return container_of(ibsrq, struct mroce_srq, ibsrq);
+}
+
+static inline struct mroce_ah *to_mah(struct ib_ah *ibah)
+{
+	return container_of(ibah, struct mroce_ah, ibah);
+}
+
+static inline struct mroce_mr *to_mmr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct mroce_mr, ibmr);
+}
+
+static inline void *mroce_kring_slot(struct mroce_kring *ring, u32 idx)
+{
+	return ring->data + (size_t)(idx & (ring->num - 1)) * ring->entry_size;
+}
+
+/* mroce_mmap.c */
+int mroce_kring_alloc(struct mroce_kring *ring, u32 num, u32 entry_size,
+		      struct ib_udata *udata, struct metaroce_mmap *mi);
+void mroce_kring_free(struct mroce_kring *ring);
+void mroce_kring_reset(struct mroce_kring *ring);
+u32 mroce_kring_pending(struct mroce_kring *ring);
+int mroce_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma);
+void mroce_mmap_free(struct rdma_user_mmap_entry *rdma_entry);
+
+/* mroce_pd.c */
+int mroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
+int mroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
+
+/* mroce_mr.c */
+struct ib_mr *mroce_get_dma_mr(struct ib_pd *ibpd, int access);
+struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+				u64 iova, int access, struct ib_udata *udata);
+int mroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+
+/* mroce_cq.c */
+int mroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct ib_udata *udata);
+int mroce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int mroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
+int mroce_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
+int mroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+int mroce_cq_post(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
+		  bool solicited);
+
+/* mroce_qp.c */
+int mroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		    struct ib_udata *udata);
+int mroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		    struct ib_udata *udata);
+int mroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		   struct ib_qp_init_attr *init);
+int mroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+int mroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		    const struct ib_send_wr **bad_wr);
+int mroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		    const struct ib_recv_wr **bad_wr);
+int mroce_recv_ring_post(struct mroce_kring *ring, u32 max_sge,
+			 const struct ib_recv_wr *wr,
+			 const struct ib_recv_wr **bad_wr);
+
+/* mroce_srq.c */
+int mroce_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		     struct ib_udata *udata);
+int mroce_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		     enum ib_srq_attr_mask mask, struct ib_udata *udata);
+int mroce_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int mroce_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+int mroce_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+			const struct ib_recv_wr **bad_wr);
+
+/* mroce_ah.c */
+int mroce_av_from_attr(struct mroce_av *av, const struct rdma_ah_attr *attr);
+void mroce_av_to_attr(const struct mroce_av *av, struct rdma_ah_attr *attr);
+int mroce_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+		    struct ib_udata *udata);
+int mroce_destroy_ah(struct ib_ah *ibah, u32 flags);
+int mroce_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr);
+
+#endif /* MROCE_VERBS_H */

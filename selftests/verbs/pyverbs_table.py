@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Compare rdma-core's pyverbs results of MetaRoCE and rxe, module by module.
+#   pyverbs_table.py LOGDIR MODULE...
+# LOGDIR holds <dev>-<module>.log for dev in metaroce, rxe (unittest -v
+# output).  Prints a table and every test rxe passes that MetaRoCE does not,
+# with the explanation when the cause is known; exits 1 if one is not.
+import re
+import sys
+
+RESULT = re.compile(r'^(test\w+) \(([\w.]+)\)(?:\n(?:.*\n){0,3}?)?.*? \.\.\. '
+                    r'(ok|FAIL|ERROR|skipped .*|expected failure)$', re.M)
+BLOCK = re.compile(r'^(FAIL|ERROR): (test\w+) \(([\w.]+)\)\n(.*?)(?=^[=-]{60,})',
+                   re.M | re.S)
+
+# Known causes of a MetaRoCE failure or skip that rxe passes.
+EXPLAINED = [
+    (re.compile(r'timeout on polling|Got timeout', re.I),
+     'exchanges traffic: executing work requests on the wire is issue 5'),
+    (re.compile(r'[Nn]ot supported|EOPNOTSUPP|Errno 95'),
+     'optional verb not implemented by MetaRoCE yet'),
+]
+
+
+def parse(path):
+    try:
+        text = open(path, errors='replace').read()
+    except OSError:
+        return {}, {}
+    res = {}
+    for name, tid, r in RESULT.findall(text):
+        res[tid] = 'pass' if r in ('ok', 'expected failure') else \
+            'skip' if r.startswith('skipped') else 'fail'
+        if r.startswith('skipped'):
+            res[tid + '#why'] = r
+    why = {}
+    for kind, name, tid, body in BLOCK.findall(text):
+        lines = [ln for ln in body.strip().splitlines() if ln.strip()]
+        why[tid] = lines[-1] if lines else kind
+    return res, why
+
+
+def main():
+    logdir, mods = sys.argv[1], sys.argv[2:]
+    unexplained = 0
+    rows = []
+    diffs = []
+    for mod in mods:
+        counts = {}
+        results = {}
+        for dev in ('metaroce', 'rxe'):
+            res, why = parse(f'{logdir}/{dev}-{mod}.log')
+            results[dev] = (res, why)
+            c = {'pass': 0, 'fail': 0, 'skip': 0}
+            for k, v in res.items():
+                if not k.endswith('#why'):
+                    c[v] += 1
+            counts[dev] = c
+        rows.append((mod, counts['metaroce'], counts['rxe']))
+        mres, mwhy = results['metaroce']
+        rres, _ = results['rxe']
+        for tid, r in sorted(rres.items()):
+            if tid.endswith('#why') or r != 'pass' or mres.get(tid) == 'pass':
+                continue
+            got = mres.get(tid, 'missing')
+            reason = mwhy.get(tid) or mres.get(tid + '#why') or got
+            expl = next((e for rx, e in EXPLAINED if rx.search(reason)), None)
+            if not expl:
+                unexplained += 1
+            diffs.append((tid, got, reason, expl))
+
+    print('# %-16s %-20s %-20s' % ('module', 'metaroce p/f/s', 'rxe p/f/s'))
+    for mod, m, r in rows:
+        print('# %-16s %-20s %-20s' % (
+            mod, '%d/%d/%d' % (m['pass'], m['fail'], m['skip']),
+            '%d/%d/%d' % (r['pass'], r['fail'], r['skip'])))
+    tot = [sum(r[i][k] for r in rows) for i in (1, 2)
+           for k in ('pass', 'fail', 'skip')]
+    print('# %-16s %-20s %-20s' % ('total', '%d/%d/%d' % tuple(tot[:3]),
+                                   '%d/%d/%d' % tuple(tot[3:])))
+    print('# rxe passes, MetaRoCE does not:')
+    for tid, got, reason, expl in diffs:
+        print('#   %s: %s (%s)%s' % (tid, got, reason[:120],
+                                     ' -- explained: ' + expl if expl
+                                     else ' -- UNEXPLAINED'))
+    return 1 if unexplained else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Every verbs object of a MetaRoCE device through ibv_* calls only: create,
+ * query, modify, destroy; every advertised limit and one past it; destroy
+ * in odd orders; bad arguments and their errno; flush to WR_FLUSH_ERR,
+ * completion channels and async events.  TAP 13 output.
+ *
+ *   verbs_objects IBDEV GID_INDEX
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <infiniband/verbs.h>
+
+static int t_num, t_failed;
+static struct ibv_context *ctx, *ctx2;
+static struct ibv_device_attr dattr;
+static struct ibv_port_attr pattr;
+static int gid_index;
+static union ibv_gid gid;
+
+static void check(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", cond ? "ok" : "not ok", ++t_num);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!cond)
+		t_failed++;
+	fflush(stdout);
+}
+
+/* A call returning NULL or nonzero must have failed with @want. */
+#define CHECK_ERRNO(call_ok, want, what) do { \
+	int ok_ = !(call_ok), e_ = errno; \
+	check(ok_ && e_ == (want), "%s fails with %s (errno %d)", \
+	      what, #want, e_); \
+} while (0)
+
+/* A call returning an errno value must return @want. */
+#define CHECK_RC(expr, want, what) do { \
+	int rc_ = (expr); \
+	check(rc_ == (want), "%s fails with %s (got %d)", what, #want, rc_); \
+} while (0)
+
+static struct ibv_context *open_dev(const char *name)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_context *c = NULL;
+	int i;
+
+	for (i = 0; list && list[i]; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name))
+			c = ibv_open_device(list[i]);
+	ibv_free_device_list(list);
+	return c;
+}
+
+static int to_state(struct ibv_qp *qp, enum ibv_qp_state s)
+{
+	struct ibv_qp_attr a = { .qp_state = s };
+
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE);
+}
+
+static int rc_to_init(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1, .pkey_index = 0,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
+	};
+
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			     IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+}
+
+static int rc_to_rtr(struct ibv_qp *qp, uint32_t dqpn, int rd_atom)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTR, .path_mtu = IBV_MTU_1024,
+		.dest_qp_num = dqpn, .rq_psn = 0x123,
+		.max_dest_rd_atomic = rd_atom, .min_rnr_timer = 12,
+		.ah_attr = {
+			.is_global = 1, .port_num = 1,
+			.grh = { .dgid = gid, .sgid_index = gid_index,
+				 .hop_limit = 64 },
+		},
+	};
+
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV |
+			     IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+			     IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+			     IBV_QP_MIN_RNR_TIMER);
+}
+
+static int rc_to_rts(struct ibv_qp *qp, int rd_atom)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTS, .timeout = 14, .retry_cnt = 7,
+		.rnr_retry = 7, .sq_psn = 0x456, .max_rd_atomic = rd_atom,
+	};
+
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+static struct ibv_qp *mkqp(struct ibv_pd *pd, struct ibv_cq *cq,
+			   struct ibv_srq *srq, enum ibv_qp_type type,
+			   uint32_t wr, uint32_t sge, uint32_t inl)
+{
+	struct ibv_qp_init_attr ia = {
+		.send_cq = cq, .recv_cq = cq, .srq = srq, .qp_type = type,
+		.cap = { .max_send_wr = wr, .max_recv_wr = wr,
+			 .max_send_sge = sge, .max_recv_sge = sge,
+			 .max_inline_data = inl },
+	};
+
+	return ibv_create_qp(pd, &ia);
+}
+
+static int poll_n(struct ibv_cq *cq, struct ibv_wc *wc, int n)
+{
+	int got = 0, tries = 1000, r;
+
+	while (got < n && tries--) {
+		r = ibv_poll_cq(cq, n - got, wc + got);
+		if (r < 0)
+			return r;
+		got += r;
+	}
+	return got;
+}
+
+static void test_device(void)
+{
+	struct ibv_device_attr_ex ex;
+
+	check(!ibv_query_device(ctx, &dattr), "ibv_query_device");
+	check(!ibv_query_device_ex(ctx, NULL, &ex) &&
+	      ex.orig_attr.max_qp == dattr.max_qp, "ibv_query_device_ex");
+	check(!ibv_query_port(ctx, 1, &pattr) &&
+	      pattr.state == IBV_PORT_ACTIVE &&
+	      pattr.link_layer == IBV_LINK_LAYER_ETHERNET,
+	      "ibv_query_port: ACTIVE, Ethernet");
+	CHECK_RC(ibv_query_port(ctx, 2, &pattr), EINVAL,
+		 "ibv_query_port on port 2");
+	ibv_query_port(ctx, 1, &pattr);
+	check(!ibv_query_gid(ctx, 1, gid_index, &gid) && gid.raw[10] == 0xff,
+	      "ibv_query_gid %d is IPv4-mapped", gid_index);
+	check(ibv_query_gid(ctx, 1, pattr.gid_tbl_len, &gid) != 0,
+	      "ibv_query_gid past gid_tbl_len fails");
+	ibv_query_gid(ctx, 1, gid_index, &gid);
+	{
+		uint16_t pkey;
+
+		check(!ibv_query_pkey(ctx, 1, 0, &pkey) && pkey == 0xffff,
+		      "ibv_query_pkey 0 is the default pkey");
+	}
+}
+
+static void test_pd(void)
+{
+	struct ibv_pd **pds;
+	int n = 0, err = 0;
+
+	pds = calloc(dattr.max_pd + 1, sizeof(*pds));
+	while (n <= dattr.max_pd) {
+		pds[n] = ibv_alloc_pd(ctx);
+		if (!pds[n]) {
+			err = errno;
+			break;
+		}
+		n++;
+	}
+	check(n == dattr.max_pd && err == ENOMEM,
+	      "exactly max_pd (%d) PDs, then ENOMEM (got %d, errno %d)",
+	      dattr.max_pd, n, err);
+	while (n--)
+		ibv_dealloc_pd(pds[n]);
+	free(pds);
+}
+
+static void test_mr(struct ibv_pd *pd)
+{
+	size_t len = 1 << 16;
+	char *buf = aligned_alloc(4096, len);
+	void *hole;
+	struct ibv_mr *mr;
+
+	mr = ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE |
+			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	check(mr && mr->lkey && mr->length == len && mr->addr == buf,
+	      "ibv_reg_mr 64 KiB");
+	check(mr && !ibv_dereg_mr(mr), "ibv_dereg_mr");
+
+	mr = ibv_reg_mr(pd, buf + 1, 3, IBV_ACCESS_LOCAL_WRITE);
+	check(mr != NULL, "ibv_reg_mr of 3 bytes at an odd address");
+	if (mr)
+		ibv_dereg_mr(mr);
+
+	mr = ibv_reg_mr_iova(pd, buf, len, 0x1000000001ULL,
+			     IBV_ACCESS_LOCAL_WRITE);
+	check(mr != NULL, "ibv_reg_mr_iova with an unaligned iova");
+	if (mr)
+		ibv_dereg_mr(mr);
+
+	CHECK_ERRNO(ibv_reg_mr(pd, buf, len, IBV_ACCESS_REMOTE_WRITE) != NULL,
+		    EINVAL, "ibv_reg_mr remote write without local write");
+	CHECK_ERRNO(ibv_reg_mr(pd, buf, len, IBV_ACCESS_REMOTE_ATOMIC) != NULL,
+		    EINVAL, "ibv_reg_mr remote atomic without local write");
+	CHECK_ERRNO(ibv_reg_mr(pd, buf, len, 1 << 30) != NULL,
+		    EINVAL, "ibv_reg_mr unknown access bit");
+	CHECK_ERRNO(ibv_reg_mr(pd, buf, 0, IBV_ACCESS_LOCAL_WRITE) != NULL,
+		    EINVAL, "ibv_reg_mr length 0");
+	CHECK_ERRNO(ibv_reg_mr(pd, buf, dattr.max_mr_size + 1,
+			       IBV_ACCESS_LOCAL_WRITE) != NULL,
+		    EINVAL, "ibv_reg_mr length max_mr_size + 1");
+	hole = mmap(NULL, 8192, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	munmap(hole, 8192);
+	CHECK_ERRNO(ibv_reg_mr(pd, hole, 8192, IBV_ACCESS_LOCAL_WRITE) != NULL,
+		    EFAULT, "ibv_reg_mr of unmapped memory");
+	free(buf);
+}
+
+static void test_cq(void)
+{
+	struct ibv_cq *cq;
+
+	cq = ibv_create_cq(ctx, 1, NULL, NULL, 0);
+	check(cq && cq->cqe >= 1, "ibv_create_cq 1 entry");
+	check(cq && !ibv_resize_cq(cq, 100) && cq->cqe >= 100,
+	      "ibv_resize_cq to 100 (cqe %d)", cq ? cq->cqe : 0);
+	CHECK_RC(cq ? ibv_resize_cq(cq, dattr.max_cqe + 1) : -1, EINVAL,
+		 "ibv_resize_cq past max_cqe");
+	check(cq && !ibv_destroy_cq(cq), "ibv_destroy_cq");
+
+	cq = ibv_create_cq(ctx, dattr.max_cqe, NULL, NULL, 0);
+	check(cq && cq->cqe >= dattr.max_cqe, "ibv_create_cq max_cqe (%d)",
+	      dattr.max_cqe);
+	if (cq)
+		ibv_destroy_cq(cq);
+	CHECK_ERRNO(ibv_create_cq(ctx, dattr.max_cqe + 1, NULL, NULL, 0) !=
+		    NULL, EINVAL, "ibv_create_cq max_cqe + 1");
+	CHECK_ERRNO(ibv_create_cq(ctx, 0, NULL, NULL, 0) != NULL, EINVAL,
+		    "ibv_create_cq 0 entries");
+	CHECK_ERRNO(ibv_create_cq(ctx, 1, NULL, NULL, ctx->num_comp_vectors) !=
+		    NULL, EINVAL, "ibv_create_cq on a comp vector past the last");
+}
+
+static void test_qp_limits(struct ibv_pd *pd, struct ibv_cq *cq)
+{
+	struct ibv_qp *qp;
+
+	qp = mkqp(pd, cq, NULL, IBV_QPT_RC, dattr.max_qp_wr, dattr.max_sge,
+		  256);
+	check(qp != NULL, "RC QP with max_qp_wr, max_sge, 256 inline bytes");
+	if (qp)
+		ibv_destroy_qp(qp);
+	CHECK_ERRNO(mkqp(pd, cq, NULL, IBV_QPT_RC, dattr.max_qp_wr + 1, 1, 0) !=
+		    NULL, EINVAL, "RC QP with max_qp_wr + 1");
+	CHECK_ERRNO(mkqp(pd, cq, NULL, IBV_QPT_RC, 1, dattr.max_sge + 1, 0) !=
+		    NULL, EINVAL, "RC QP with max_sge + 1");
+	CHECK_ERRNO(mkqp(pd, cq, NULL, IBV_QPT_RC, 1, 1, 257) != NULL, EINVAL,
+		    "RC QP with max_inline_data 257");
+	CHECK_ERRNO(mkqp(pd, cq, NULL, IBV_QPT_UC, 1, 1, 0) != NULL,
+		    EOPNOTSUPP, "UC QP");
+	CHECK_ERRNO(mkqp(pd, cq, NULL, IBV_QPT_RAW_PACKET, 1, 1, 0) != NULL,
+		    EOPNOTSUPP, "raw packet QP");
+}
+
+static void test_qp_state_machine(struct ibv_pd *pd, struct ibv_cq *cq)
+{
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+	struct ibv_qp *qp;
+	int max = dattr.max_qp_rd_atom;
+
+	qp = mkqp(pd, cq, NULL, IBV_QPT_RC, 16, 2, 0);
+	check(qp && qp->qp_num >= 16, "RC QP created, qpn %u",
+	      qp ? qp->qp_num : 0);
+	if (!qp)
+		return;
+	CHECK_RC(to_state(qp, IBV_QPS_RTR), EINVAL,
+		    "RESET -> RTR");
+	CHECK_RC(to_state(qp, IBV_QPS_INIT), EINVAL,
+		    "RESET -> INIT without the required attributes");
+	{
+		struct ibv_qp_attr b = { .qp_state = IBV_QPS_INIT,
+					 .port_num = 2 };
+
+		CHECK_RC(ibv_modify_qp(qp, &b, IBV_QP_STATE | IBV_QP_PORT |
+					  IBV_QP_PKEY_INDEX |
+					  IBV_QP_ACCESS_FLAGS),
+			    EINVAL, "RESET -> INIT on port 2");
+	}
+	check(!rc_to_init(qp), "RESET -> INIT");
+	CHECK_RC(rc_to_rtr(qp, 0x1234, max + 1), EINVAL,
+		    "INIT -> RTR with max_dest_rd_atomic past max_qp_rd_atom");
+	check(!rc_to_rtr(qp, 0x1234, max), "INIT -> RTR");
+	CHECK_RC(rc_to_rts(qp, max + 1), EINVAL,
+		    "RTR -> RTS with max_rd_atomic past max_qp_rd_atom");
+	check(!rc_to_rts(qp, max), "RTR -> RTS");
+	memset(&a, 0, sizeof(a));
+	check(!ibv_query_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_DEST_QPN,
+			    &ia) &&
+	      a.qp_state == IBV_QPS_RTS && a.dest_qp_num == 0x1234 &&
+	      a.sq_psn == 0x456 && a.rq_psn == 0x123 &&
+	      a.path_mtu == IBV_MTU_1024 && a.max_rd_atomic == max &&
+	      a.max_dest_rd_atomic == max && a.timeout == 14 &&
+	      a.ah_attr.is_global &&
+	      !memcmp(&a.ah_attr.grh.dgid, &gid, sizeof(gid)) &&
+	      ia.cap.max_send_wr >= 16 && ia.qp_type == IBV_QPT_RC,
+	      "ibv_query_qp returns what was set");
+	check(!to_state(qp, IBV_QPS_SQD), "RTS -> SQD");
+	check(!to_state(qp, IBV_QPS_RTS), "SQD -> RTS");
+	check(!to_state(qp, IBV_QPS_ERR), "RTS -> ERR");
+	CHECK_RC(to_state(qp, IBV_QPS_RTS), EINVAL, "ERR -> RTS");
+	check(!to_state(qp, IBV_QPS_RESET), "ERR -> RESET");
+	check(!rc_to_init(qp) && !rc_to_rtr(qp, 7, 1) && !rc_to_rts(qp, 1),
+	      "RESET -> INIT -> RTR -> RTS again");
+	check(!ibv_destroy_qp(qp), "ibv_destroy_qp");
+}
+
+static void test_flush(struct ibv_pd *pd)
+{
+	struct ibv_comp_channel *ch = ibv_create_comp_channel(ctx);
+	struct ibv_cq *cq = ibv_create_cq(ctx, 64, NULL, ch, 0);
+	struct ibv_wc wc[16];
+	struct ibv_qp *qp;
+	struct ibv_send_wr swr = {}, *bad;
+	struct ibv_recv_wr rwr = {}, *rbad;
+	struct ibv_cq *ev_cq;
+	struct pollfd pfd;
+	void *ev_ctx;
+	char buf[64];
+	struct ibv_sge sge;
+	struct ibv_mr *mr = ibv_reg_mr(pd, buf, sizeof(buf),
+				       IBV_ACCESS_LOCAL_WRITE);
+	int i, n, ok;
+
+	qp = mkqp(pd, cq, NULL, IBV_QPT_RC, 4, 1, 64);
+	if (!ch || !cq || !qp || !mr) {
+		check(0, "flush test setup");
+		return;
+	}
+	sge = (struct ibv_sge){ (uintptr_t)buf, sizeof(buf), mr->lkey };
+	swr.sg_list = &sge;
+	swr.num_sge = 1;
+	swr.opcode = IBV_WR_SEND;
+	rwr.sg_list = &sge;
+	rwr.num_sge = 1;
+
+	CHECK_RC(ibv_post_send(qp, &swr, &bad), EINVAL, "post_send in RESET");
+	check(ibv_post_recv(qp, &rwr, &rbad) != 0, "post_recv in RESET fails");
+	rc_to_init(qp);
+	for (i = 0; i < 2; i++) {
+		rwr.wr_id = 100 + i;
+		check(!ibv_post_recv(qp, &rwr, &rbad), "post_recv %d in INIT", i);
+	}
+	rc_to_rtr(qp, 9, 1);
+	rc_to_rts(qp, 1);
+	for (i = 0; i < 4; i++) {
+		swr.wr_id = 200 + i;
+		swr.send_flags = i == 3 ? IBV_SEND_INLINE : 0;
+		check(!ibv_post_send(qp, &swr, &bad), "post_send %d in RTS", i);
+	}
+	swr.wr_id = 299;
+	check(ibv_post_send(qp, &swr, &bad) == ENOMEM && bad == &swr,
+	      "post_send past max_send_wr: ENOMEM, bad_wr set");
+	swr.opcode = IBV_WR_SEND;
+	swr.num_sge = 2;
+	check(ibv_post_send(qp, &swr, &bad) != 0,
+	      "post_send with more SGEs than max_send_sge fails");
+	swr.num_sge = 1;
+	check(ibv_poll_cq(cq, 16, wc) == 0, "nothing completes without a wire");
+
+	i = ibv_req_notify_cq(cq, 0);
+	check(!i, "ibv_req_notify_cq (%d, errno %d)", i, errno);
+	check(!to_state(qp, IBV_QPS_ERR), "RTS -> ERR");
+	n = poll_n(cq, wc, 6);
+	ok = n == 6;
+	for (i = 0; i < n; i++)
+		ok &= wc[i].status == IBV_WC_WR_FLUSH_ERR &&
+		      wc[i].qp_num == qp->qp_num;
+	ok &= n == 6 && wc[0].wr_id == 200 && wc[3].wr_id == 203 &&
+	      wc[0].opcode == IBV_WC_SEND && wc[4].wr_id == 100 &&
+	      wc[5].wr_id == 101 && wc[4].opcode == IBV_WC_RECV;
+	check(ok, "ERR flushes 4 sends and 2 receives in order (%d)", n);
+
+	pfd.fd = ch->fd;
+	pfd.events = POLLIN;
+	n = poll(&pfd, 1, 2000);
+	i = n == 1 ? ibv_get_cq_event(ch, &ev_cq, &ev_ctx) : -1;
+	check(n == 1 && !i && ev_cq == cq,
+	      "completion event on the channel (poll %d, get %d)", n, i);
+	if (!i)
+		ibv_ack_cq_events(ev_cq, 1);
+
+	rwr.wr_id = 300;
+	check(!ibv_post_recv(qp, &rwr, &rbad) && poll_n(cq, wc, 1) == 1 &&
+	      wc[0].wr_id == 300 && wc[0].status == IBV_WC_WR_FLUSH_ERR,
+	      "post_recv in ERR completes with WR_FLUSH_ERR");
+	swr.wr_id = 301;
+	check(!ibv_post_send(qp, &swr, &bad) && poll_n(cq, wc, 1) == 1 &&
+	      wc[0].wr_id == 301 && wc[0].status == IBV_WC_WR_FLUSH_ERR,
+	      "post_send in ERR completes with WR_FLUSH_ERR");
+	check(!to_state(qp, IBV_QPS_RESET) && ibv_poll_cq(cq, 16, wc) == 0,
+	      "ERR -> RESET");
+	ibv_destroy_qp(qp);
+	ibv_destroy_cq(cq);
+	ibv_destroy_comp_channel(ch);
+	ibv_dereg_mr(mr);
+}
+
+static void test_cq_overflow(struct ibv_pd *pd)
+{
+	struct ibv_cq *cq = ibv_create_cq(ctx, 1, NULL, NULL, 0);
+	struct ibv_qp *qp = mkqp(pd, cq, NULL, IBV_QPT_RC, 16, 1, 0);
+	struct ibv_recv_wr rwr = {}, *bad;
+	struct ibv_async_event ev;
+	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+	int i, got = 0;
+
+	if (!cq || !qp) {
+		check(0, "overflow test setup");
+		return;
+	}
+	rc_to_init(qp);
+	for (i = 0; i < 16; i++)
+		ibv_post_recv(qp, &rwr, &bad);
+	to_state(qp, IBV_QPS_ERR);
+	while (poll(&pfd, 1, 2000) == 1 && !ibv_get_async_event(ctx, &ev)) {
+		if (ev.event_type == IBV_EVENT_CQ_ERR && ev.element.cq == cq)
+			got = 1;
+		ibv_ack_async_event(&ev);
+		if (got)
+			break;
+	}
+	check(got, "CQ overrun reports IBV_EVENT_CQ_ERR");
+	ibv_destroy_qp(qp);
+	ibv_destroy_cq(cq);
+}
+
+static void test_srq(struct ibv_pd *pd, struct ibv_cq *cq)
+{
+	struct ibv_srq_init_attr sia = { .attr = { .max_wr = 64, .max_sge = 2 } };
+	struct ibv_srq_attr sa;
+	struct ibv_srq *srq;
+	struct ibv_qp *qp;
+	struct ibv_recv_wr rwr = {}, *bad;
+	struct ibv_async_event ev;
+	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+	uint32_t num;
+	int got = 0;
+
+	srq = ibv_create_srq(pd, &sia);
+	check(srq != NULL, "ibv_create_srq");
+	if (!srq)
+		return;
+	check(!ibv_get_srq_num(srq, &num) && num, "ibv_get_srq_num %u", num);
+	sa.srq_limit = 10;
+	check(!ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT), "arm the SRQ limit");
+	memset(&sa, 0, sizeof(sa));
+	check(!ibv_query_srq(srq, &sa) && sa.srq_limit == 10 &&
+	      sa.max_wr >= 64 && sa.max_sge >= 2, "ibv_query_srq");
+	sa.srq_limit = sa.max_wr + 1;
+	CHECK_RC(ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT), EINVAL,
+		    "SRQ limit past max_wr");
+	sa.max_wr = 1000;
+	CHECK_RC(ibv_modify_srq(srq, &sa, IBV_SRQ_MAX_WR), EINVAL,
+		    "SRQ resize (not advertised)");
+	rwr.num_sge = 0;
+	check(!ibv_post_srq_recv(srq, &rwr, &bad), "ibv_post_srq_recv");
+	rwr.num_sge = 3;
+	check(ibv_post_srq_recv(srq, &rwr, &bad) != 0,
+	      "ibv_post_srq_recv with too many SGEs fails");
+
+	sia.attr.max_wr = dattr.max_srq_wr + 1;
+	CHECK_ERRNO(ibv_create_srq(pd, &sia) != NULL, EINVAL,
+		    "SRQ with max_srq_wr + 1");
+	sia.attr.max_wr = 4;
+	sia.attr.max_sge = dattr.max_srq_sge + 1;
+	CHECK_ERRNO(ibv_create_srq(pd, &sia) != NULL, EINVAL,
+		    "SRQ with max_srq_sge + 1");
+
+	qp = mkqp(pd, cq, srq, IBV_QPT_RC, 4, 1, 0);
+	check(qp != NULL, "RC QP on the SRQ");
+	CHECK_RC(ibv_destroy_srq(srq), EBUSY,
+		    "destroying an SRQ in use");
+	rc_to_init(qp);
+	to_state(qp, IBV_QPS_ERR);
+	while (poll(&pfd, 1, 2000) == 1 && !ibv_get_async_event(ctx, &ev)) {
+		if (ev.event_type == IBV_EVENT_QP_LAST_WQE_REACHED &&
+		    ev.element.qp == qp)
+			got = 1;
+		ibv_ack_async_event(&ev);
+		if (got)
+			break;
+	}
+	check(got, "IBV_EVENT_QP_LAST_WQE_REACHED for an SRQ QP in ERR");
+	ibv_destroy_qp(qp);
+	check(!ibv_destroy_srq(srq), "ibv_destroy_srq");
+}
+
+static void test_ud_ah(struct ibv_pd *pd, struct ibv_cq *cq)
+{
+	struct ibv_ah_attr aa = {
+		.is_global = 1, .port_num = 1,
+		.grh = { .dgid = gid, .sgid_index = gid_index, .hop_limit = 1 },
+	};
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
+				 .qkey = 0x11111111 };
+	struct ibv_send_wr wr = { .opcode = IBV_WR_SEND }, *bad;
+	struct ibv_wc wc;
+	struct ibv_qp *qp;
+	struct ibv_ah *ah;
+
+	ah = ibv_create_ah(pd, &aa);
+	check(ah != NULL, "ibv_create_ah to our own GID");
+	aa.is_global = 0;
+	check(ibv_create_ah(pd, &aa) == NULL, "ibv_create_ah without GRH fails");
+	aa.is_global = 1;
+	aa.port_num = 2;
+	check(ibv_create_ah(pd, &aa) == NULL, "ibv_create_ah on port 2 fails");
+
+	qp = mkqp(pd, cq, NULL, IBV_QPT_UD, 8, 1, 0);
+	check(qp != NULL, "UD QP");
+	if (!qp || !ah)
+		return;
+	check(!ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			     IBV_QP_PORT | IBV_QP_QKEY) &&
+	      !to_state(qp, IBV_QPS_RTR), "UD RESET -> INIT -> RTR");
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = 1;
+	check(!ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN),
+	      "UD RTR -> RTS");
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = 1;
+	wr.wr.ud.remote_qkey = 0x11111111;
+	wr.wr_id = 77;
+	check(!ibv_post_send(qp, &wr, &bad), "UD post_send with the AH");
+	wr.opcode = IBV_WR_RDMA_WRITE;
+	check(ibv_post_send(qp, &wr, &bad) == EINVAL,
+	      "UD post_send RDMA WRITE: EINVAL");
+	check(!to_state(qp, IBV_QPS_ERR) && poll_n(cq, &wc, 1) == 1 &&
+	      wc.wr_id == 77 && wc.status == IBV_WC_WR_FLUSH_ERR,
+	      "UD send flushed in ERR");
+	CHECK_RC(ibv_destroy_cq(cq), EBUSY, "destroying a CQ in use");
+	check(!ibv_destroy_qp(qp), "destroy UD QP");
+	check(!ibv_destroy_ah(ah), "ibv_destroy_ah");
+}
+
+static void test_foreign_and_order(void)
+{
+	struct ibv_pd *pd = ibv_alloc_pd(ctx);
+	struct ibv_cq *cq2[4], *cq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
+	struct ibv_pd *pd2 = ibv_alloc_pd(ctx2);
+	char buf[64];
+	struct ibv_mr *mr = ibv_reg_mr(pd, buf, sizeof(buf),
+				       IBV_ACCESS_LOCAL_WRITE);
+	struct ibv_qp *qp;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		cq2[i] = ibv_create_cq(ctx2, 4, NULL, NULL, 0);
+	/* A CQ of another context, with a handle this context has not. */
+	qp = mkqp(pd, cq2[3], NULL, IBV_QPT_RC, 1, 1, 0);
+	check(qp == NULL, "QP with a foreign CQ fails (errno %d)", errno);
+	qp = mkqp(pd2, cq, NULL, IBV_QPT_RC, 1, 1, 0);
+	check(qp == NULL, "QP with a CQ of another context fails (errno %d)",
+	      errno);
+
+	qp = mkqp(pd, cq, NULL, IBV_QPT_RC, 1, 1, 0);
+	CHECK_RC(ibv_dealloc_pd(pd), EBUSY,
+		    "ibv_dealloc_pd with a live MR and QP");
+	check(!ibv_dereg_mr(mr), "ibv_dereg_mr before the QP");
+	CHECK_RC(ibv_dealloc_pd(pd), EBUSY,
+		    "ibv_dealloc_pd with a live QP");
+	CHECK_RC(ibv_destroy_cq(cq), EBUSY,
+		    "ibv_destroy_cq with a live QP");
+	check(qp && !ibv_destroy_qp(qp), "destroy the QP");
+	check(!ibv_dealloc_pd(pd), "then the PD, before the CQ");
+	check(!ibv_destroy_cq(cq), "then the CQ");
+	for (i = 3; i >= 0; i--)
+		ibv_destroy_cq(cq2[i]);
+	ibv_dealloc_pd(pd2);
+}
+
+int main(int argc, char **argv)
+{
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+
+	printf("TAP version 13\n");
+	if (argc < 3) {
+		printf("1..0 # SKIP usage: %s IBDEV GID_INDEX\n", argv[0]);
+		return 4;
+	}
+	gid_index = atoi(argv[2]);
+	ctx = open_dev(argv[1]);
+	ctx2 = open_dev(argv[1]);
+	check(ctx && ctx2, "open %s twice", argv[1]);
+	if (!ctx || !ctx2) {
+		printf("1..%d\n", t_num);
+		return 1;
+	}
+	test_device();
+	test_pd();
+	pd = ibv_alloc_pd(ctx);
+	cq = ibv_create_cq(ctx, 256, NULL, NULL, 0);
+	check(pd && cq, "PD and CQ for the QP tests");
+	test_mr(pd);
+	test_cq();
+	test_qp_limits(pd, cq);
+	test_qp_state_machine(pd, cq);
+	test_flush(pd);
+	test_cq_overflow(pd);
+	test_srq(pd, cq);
+	test_ud_ah(pd, cq);
+	test_foreign_and_order();
+	check(!ibv_destroy_cq(cq) && !ibv_dealloc_pd(pd), "final teardown");
+	check(!ibv_close_device(ctx2) && !ibv_close_device(ctx),
+	      "ibv_close_device");
+	printf("1..%d\n", t_num);
+	return t_failed ? 1 : 0;
+}
