@@ -16,10 +16,14 @@ DESTDIR ?=
 
 export KVER KDIR
 
-.PHONY: all modules check-kdir install modules_install clean deps \
+.PHONY: all modules provider check-kdir install modules_install clean deps \
 	check unit coverage fuzz fuzz-smoke vm-selftests demo help
 
-all: modules
+all: modules provider
+
+# The libibverbs provider (userspace/), built when its Makefile exists.
+provider:
+	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace; fi
 
 help:
 	@echo "make [modules]     build metaroce.ko for KVER=$(KVER)"
@@ -40,13 +44,17 @@ check-kdir:
 modules: check-kdir
 	$(MAKE) -C $(KDIR) M=$(ROOT) modules
 
-install modules_install: modules
+install: modules_install provider
+	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace install DESTDIR=$(DESTDIR); fi
+
+modules_install: modules
 	$(MAKE) -C $(KDIR) M=$(ROOT) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) \
 		INSTALL_MOD_PATH=$(DESTDIR) modules_install
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
 
 clean:
 	@if [ -n "$(KVER)" ] && [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(ROOT) clean; fi
+	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace clean; fi
 	rm -rf $(BUILD)
 
 deps:
@@ -69,7 +77,7 @@ fuzz-smoke:
 	else echo "fuzz-smoke: no fuzz targets yet"; fi
 
 # One VM boot runs every VM selftest; results land in build/vm/selftests.
-vm-selftests: modules
+vm-selftests: modules provider
 	$(ROOT)/tools/vm/run.sh --name selftests -- $(ROOT)/selftests/run_guest.sh
 
 check:
@@ -77,5 +85,5 @@ check:
 
 demo:
 	@$(ROOT)/tools/deps.sh
-	@$(MAKE) --no-print-directory modules
+	@$(MAKE) --no-print-directory modules provider
 	$(ROOT)/tools/vm/run.sh --name demo -- $(ROOT)/tools/demo/demo.sh

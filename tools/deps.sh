@@ -12,7 +12,7 @@ PKGS=(
 	# VM runner
 	qemu-system-x86 busybox-static cpio xz-utils zstd
 	# host tests of the transport core
-	build-essential clang-14 llvm-14 libclang-rt-14-dev
+	build-essential pkg-config clang-14 llvm-14 libclang-rt-14-dev
 	# RDMA userspace: libibverbs, rdma-core's tools and tests, peers
 	rdma-core ibverbs-utils ibverbs-providers libibverbs-dev librdmacm-dev
 	rdmacm-utils perftest python3-pyverbs

@@ -128,3 +128,5 @@ MODULE_AUTHOR("MetaRoCE developers");
 MODULE_DESCRIPTION("MetaRoCE: RDMA over lossy, multipath Ethernet (RoCEv2 compatible)");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_ALIAS_RDMA_LINK(MROCE_LINK_TYPE);
+/* Userspace reaches the device through ib_uverbs: load it with us. */
+MODULE_SOFTDEP("pre: ib_uverbs");

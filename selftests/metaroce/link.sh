@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Create, inspect and delete MetaRoCE devices: any name, the RDMA core's
+# view (rdma link, sysfs, uverbs), port state following carrier with port
+# events, active MTU following the netdev MTU, one UDP socket per namespace.
+. "$(dirname "$0")/lib.sh"
+
+mroce_load_or_skip
+command -v rdma >/dev/null || ksft_skip_all "rdma (iproute2) missing"
+
+ns1=$(uname_of n1) ns2=$(uname_of n2)
+a=$(uname_of a) b=$(uname_of b)
+new_netns "$ns1"
+new_netns "$ns2"
+veth_pair "$a" "$ns1" "$b" "$ns2"
+in1() { ip netns exec "$ns1" "$@"; }
+in2() { ip netns exec "$ns2" "$@"; }
+
+# ---- creation, with names of the user's choosing
+dev=mrA
+defer rdma link delete $dev
+t_check "rdma link add $dev on $a (namespace $ns1)" \
+	in1 rdma link add $dev type metaroce netdev "$a"
+t_check "rdma link (in $ns1) shows $dev bound to $a" \
+	sh -c "ip netns exec $ns1 rdma link show $dev/1 | grep -q 'netdev $a'"
+t_check "rdma link (in the initial namespace) shows $dev" \
+	sh -c "rdma link show $dev/1 | grep -q 'link $dev/1'"
+t_check "/sys/class/infiniband/$dev exists" ibdev_exists $dev
+t_check "link layer is Ethernet" \
+	grep -qx Ethernet /sys/class/infiniband/$dev/ports/1/link_layer
+t_check "a uverbs char device exists for $dev" \
+	sh -c "grep -lx $dev /sys/class/infiniband_verbs/uverbs*/ibdev"
+t_check "node type is CA" \
+	sh -c "grep -q 'CA' /sys/class/infiniband/$dev/node_type"
+
+c=$(uname_of c) d=$(uname_of d)
+veth_pair "$c" "$ns1" "$d" "$ns2"
+ok=1
+for name in roce_gpu0 X-1 metaroce7 a.b; do
+	defer rdma link delete "$name"
+	if ! in1 rdma link add "$name" type metaroce netdev "$c" ||
+	   ! ibdev_exists "$name" || ! in1 rdma link delete "$name" ||
+	   ! busywait 5000 ibdev_gone "$name"; then
+		ok=0
+		echo "# name $name failed"
+	fi
+done
+[ $ok = 1 ] && t_pass "any device name works (roce_gpu0 X-1 metaroce7 a.b)" ||
+	t_fail "any device name works"
+
+# ---- port state follows carrier; each change is a port event
+t_check "port is ACTIVE with carrier" busywait 5000 port_state_is $dev ACTIVE
+ev0=$(mroce_counter $dev port_events)
+in2 ip link set "$b" down
+t_check "port goes DOWN when the peer drops carrier" \
+	busywait 5000 port_state_is $dev DOWN
+in2 ip link set "$b" up
+t_check "port comes back ACTIVE" busywait 5000 port_state_is $dev ACTIVE
+in1 ip link set "$a" down
+t_check "port DOWN when the netdev is set down" \
+	busywait 5000 port_state_is $dev DOWN
+in1 ip link set "$a" up
+busywait 5000 port_state_is $dev ACTIVE
+ev1=$(mroce_counter $dev port_events)
+t_check "four port events were dispatched (counter $ev0 -> $ev1)" \
+	test "$((ev1 - ev0))" -eq 4
+t_check "phys_state LinkUp when ACTIVE" \
+	grep -q LinkUp /sys/class/infiniband/$dev/ports/1/phys_state
+
+# ---- counters are visible through rdma statistic
+t_check "rdma statistic shows the device counters" \
+	sh -c "rdma statistic show link $dev/1 | grep -q rx_packets"
+
+# ---- one RoCEv2 socket per namespace, only while a device uses it
+udp_bound() { ip netns exec "$1" ss -Hlun "sport = :4791" | grep -q 4791; }
+t_check "UDP 4791 open in $ns1 (device there)" udp_bound "$ns1"
+t_check "UDP 4791 not open in $ns2 (no device)" sh -c "! ip netns exec $ns2 ss -Hlun 'sport = :4791' | grep -q 4791"
+t_check "UDP 4791 not open in the initial namespace" sh -c "! ss -Hlun 'sport = :4791' | grep -q 4791"
+dev2=mrB
+defer rdma link delete $dev2
+t_check "second device on the other end ($ns2)" \
+	in2 rdma link add $dev2 type metaroce netdev "$b"
+t_check "UDP 4791 open in $ns2 now" udp_bound "$ns2"
+t_check "both devices listed by rdma link" \
+	sh -c "rdma link show | grep -q '$dev/1' && rdma link show | grep -q '$dev2/1'"
+
+# ---- deletion
+t_check "rdma link delete $dev2" rdma link delete $dev2
+t_check "$dev2 is gone" busywait 5000 ibdev_gone $dev2
+t_check "UDP 4791 closed in $ns2 with its last device" \
+	busywait 5000 sh -c "! ip netns exec $ns2 ss -Hlun 'sport = :4791' | grep -q 4791"
+t_check "$b survives the device's deletion" in2 ip link show "$b"
+t_check "$dev is untouched" ibdev_exists $dev
+
+t_done

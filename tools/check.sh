@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# `make check`: every test, fastest first.
+#   1. build checks on the host: metaroce.ko with W=1 (no warnings), sparse
+#      (make C=2), the provider;
+#   2. host unit tests and a short fuzz smoke of the transport core;
+#   3. the VM runner's own check (a planted splat must fail a run);
+#   4. all VM selftests in one QEMU boot.
+# Ends with one line "N passed, N failed, N skipped"; exits non-zero on any
+# failure.  Logs go to build/check/.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 1
+LOG=$ROOT/build/check
+rm -rf "$LOG"
+mkdir -p "$LOG"
+
+pass=0 fail=0 skip=0
+failed_names=()
+
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+nok() { fail=$((fail + 1)); failed_names+=("$1"); echo "not ok - $*"; }
+skp() { skip=$((skip + 1)); echo "ok - $1 # SKIP $2"; }
+
+# Count TAP results (ok / not ok / # SKIP) from a log into the totals.
+count_tap() {
+	local f=$1 p s n
+	p=$(grep -cE '^ok [0-9]+' "$f")
+	s=$(grep -cE '^ok [0-9]+.*# SKIP' "$f")
+	n=$(grep -cE '^not ok [0-9]+' "$f")
+	pass=$((pass + p - s)) skip=$((skip + s)) fail=$((fail + n))
+	[ "$n" -gt 0 ] && failed_names+=("$(grep -E '^not ok' "$f" | head -5 | tr '\n' ';')")
+	return 0
+}
+
+echo "== dependencies"
+if ! "$ROOT/tools/deps.sh"; then
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+export KVER=${KVER:-$("$ROOT/tools/kver.sh")}
+
+echo "== build (W=1, sparse)"
+make -s clean >/dev/null 2>&1
+if make W=1 modules >"$LOG/build.log" 2>&1 && [ -f metaroce.ko ]; then
+	if grep -E 'warning:|error:' "$LOG/build.log"; then
+		nok "metaroce.ko builds with W=1 without warnings"
+	else
+		ok "metaroce.ko builds with W=1 without warnings"
+	fi
+else
+	tail -40 "$LOG/build.log"
+	nok "metaroce.ko builds"
+	echo "$pass passed, $fail failed, $skip skipped"
+	exit 1
+fi
+if make C=2 W=1 modules >"$LOG/sparse.log" 2>&1; then
+	if grep -E 'warning:|error:' "$LOG/sparse.log"; then
+		nok "sparse (make C=2) is clean"
+	else
+		ok "sparse (make C=2) is clean"
+	fi
+else
+	tail -20 "$LOG/sparse.log"
+	nok "sparse (make C=2) runs"
+fi
+if [ -f userspace/Makefile ]; then
+	if make -s provider >"$LOG/provider.log" 2>&1 &&
+		! grep -E 'warning:|error:' "$LOG/provider.log"; then
+		ok "provider builds without warnings"
+	else
+		tail -20 "$LOG/provider.log"
+		nok "provider builds without warnings"
+	fi
+fi
+
+echo "== host unit tests"
+if [ -f selftests/unit/Makefile ]; then
+	make -s unit >"$LOG/unit.log" 2>&1
+	rc=$?
+	count_tap "$LOG/unit.log"
+	grep -E '^not ok' "$LOG/unit.log"
+	if [ "$rc" -ne 0 ] && ! grep -qE '^not ok' "$LOG/unit.log"; then
+		tail -20 "$LOG/unit.log"
+		nok "make unit exited $rc"
+	fi
+	echo "unit: $(grep -cE '^ok' "$LOG/unit.log") ok, $(grep -cE '^not ok' "$LOG/unit.log") not ok"
+else
+	skp "host unit tests" "selftests/unit does not exist yet"
+fi
+
+echo "== fuzz smoke"
+if [ -f selftests/fuzz/Makefile ]; then
+	make -s fuzz-smoke >"$LOG/fuzz.log" 2>&1
+	rc=$?
+	count_tap "$LOG/fuzz.log"
+	grep -E '^(ok|not ok)' "$LOG/fuzz.log"
+	if [ "$rc" -ne 0 ] && ! grep -qE '^not ok' "$LOG/fuzz.log"; then
+		tail -20 "$LOG/fuzz.log"
+		nok "make fuzz-smoke exited $rc"
+	fi
+else
+	skp "fuzz smoke" "selftests/fuzz does not exist yet"
+fi
+
+echo "== VM runner self-check"
+"$ROOT/tools/vm/selftest.sh" >"$LOG/vm-selftest.log" 2>&1
+count_tap "$LOG/vm-selftest.log"
+grep -E '^(ok|not ok)' "$LOG/vm-selftest.log"
+
+echo "== VM selftests (one boot)"
+"$ROOT/tools/vm/run.sh" --name selftests -- "$ROOT/selftests/run_guest.sh"
+rc=$?
+sum=$ROOT/build/vm/selftests/summary.txt
+if [ -f "$sum" ]; then
+	p=$(awk '$1 == "passed" {print $2}' "$sum")
+	f=$(awk '$1 == "failed" {print $2}' "$sum")
+	s=$(awk '$1 == "skipped" {print $2}' "$sum")
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	[ "$f" -gt 0 ] && failed_names+=("VM selftests: $f subtests")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		nok "VM run exited $rc (kernel splat or VM failure)"
+	fi
+else
+	nok "VM selftests produced no summary (run.sh exit $rc)"
+fi
+
+echo
+[ "$fail" -gt 0 ] && printf 'failed: %s\n' "${failed_names[@]}"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
