@@ -46,6 +46,7 @@ struct mroce_net;
  * @list: entry on mroce_dev_list, protected by mroce_dev_lock
  * @port_state: last port state reported to the RDMA core
  * @registered: ib_register_device() has succeeded
+ * @counters_ready: @counters are initialised
  * @ndev_gone: the netdev was unregistered before @registered was set
  *	(@port_state, @registered and @ndev_gone: under mroce_dev_lock)
  * @num_pd: protection domains allocated, bounded by MROCE_MAX_PD
@@ -62,6 +63,7 @@ struct mroce_dev {
 	enum ib_port_state port_state;
 	bool registered;
 	bool ndev_gone;
+	bool counters_ready;
 	atomic_t num_pd;
 	struct percpu_counter counters[MROCE_NUM_COUNTERS];
 	struct mroce_res res;

@@ -238,18 +238,32 @@ static int mroce_dev_init_counters(struct mroce_dev *mdev)
 	return 0;
 }
 
-/* Called once by the RDMA core as the last step of unregistration. */
+/*
+ * The one teardown path of a device, called by the RDMA core from
+ * ib_dealloc_device(): at the end of unregistration, and also when
+ * mroce_newlink() fails before or during registration.  It releases only
+ * what was set up, so every stage of creation unwinds through here.
+ */
 void mroce_dealloc_driver(struct ib_device *ibdev)
 {
 	struct mroce_dev *mdev = to_mdev(ibdev);
 
 	mutex_lock(&mroce_dev_lock);
-	list_del(&mdev->list);
+	list_del_init(&mdev->list);
 	mutex_unlock(&mroce_dev_lock);
 
-	mroce_net_put(mdev->mnet, mdev);
-	mroce_dev_free_counters(mdev, MROCE_NUM_COUNTERS);
-	netdev_put(mdev->ndev, &mdev->ndev_tracker);
+	if (mdev->mnet) {
+		mroce_net_put(mdev->mnet, mdev);
+		mdev->mnet = NULL;
+	}
+	if (mdev->counters_ready) {
+		mroce_dev_free_counters(mdev, MROCE_NUM_COUNTERS);
+		mdev->counters_ready = false;
+	}
+	if (mdev->ndev) {
+		netdev_put(mdev->ndev, &mdev->ndev_tracker);
+		mdev->ndev = NULL;
+	}
 }
 
 static struct mroce_dev *mroce_dev_bound_to(struct net_device *ndev)
@@ -320,6 +334,7 @@ static void mroce_dev_setup_ibdev(struct mroce_dev *mdev)
 int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
 {
 	struct mroce_dev *mdev;
+	struct mroce_net *mnet;
 	bool gone;
 	int err;
 
@@ -338,31 +353,38 @@ int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	if (!mdev)
 		return -ENOMEM;
 
+	/*
+	 * ib_dealloc_device() calls mroce_dealloc_driver(), which undoes
+	 * whatever of the following has been done: every failure below
+	 * just deallocates.
+	 */
+	INIT_LIST_HEAD(&mdev->list);
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
 	mdev->ndev = ndev;
 	mdev->net = dev_net(ndev);
-	INIT_LIST_HEAD(&mdev->list);
 
 	err = mroce_dev_init_counters(mdev);
 	if (err)
-		goto err_counters;
+		goto err_dealloc;
+	mdev->counters_ready = true;
 
 	mroce_dev_setup_ibdev(mdev);
 	err = ib_device_set_netdev(&mdev->ibdev, ndev, 1);
 	if (err)
-		goto err_set_netdev;
+		goto err_dealloc;
 
-	mdev->mnet = mroce_net_get(mdev->net, mdev);
-	if (IS_ERR(mdev->mnet)) {
-		err = PTR_ERR(mdev->mnet);
+	mnet = mroce_net_get(mdev->net, mdev);
+	if (IS_ERR(mnet)) {
+		err = PTR_ERR(mnet);
 		pr_info("%s: cannot open the RoCEv2 UDP socket in the namespace of %s: %d\n",
 			ibdev_name, ndev->name, err);
-		goto err_net;
+		goto err_dealloc;
 	}
+	mdev->mnet = mnet;
 
 	err = mroce_dev_publish(mdev, ibdev_name);
 	if (err)
-		goto err_publish;
+		goto err_dealloc;
 
 	err = ib_register_device(&mdev->ibdev, ibdev_name, NULL);
 	if (err) {
@@ -370,13 +392,10 @@ int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
 		if (err == -ENFILE)
 			err = -EEXIST;
 		pr_info("%s: registration failed: %d\n", ibdev_name, err);
-		goto err_register;
+		goto err_dealloc;
 	}
 
-	/*
-	 * From here the RDMA core owns the device: every failure goes through
-	 * ib_unregister_device(), which calls mroce_dealloc_driver().
-	 */
+	/* From here only ib_unregister_device() may free the device. */
 	mutex_lock(&mroce_dev_lock);
 	mdev->registered = true;
 	gone = mdev->ndev_gone;
@@ -391,17 +410,7 @@ int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	ibdev_info(&mdev->ibdev, "bound to %s\n", ndev->name);
 	return 0;
 
-err_register:
-	mutex_lock(&mroce_dev_lock);
-	list_del(&mdev->list);
-	mutex_unlock(&mroce_dev_lock);
-err_publish:
-	mroce_net_put(mdev->mnet, mdev);
-err_net:
-err_set_netdev:
-	mroce_dev_free_counters(mdev, MROCE_NUM_COUNTERS);
-err_counters:
-	netdev_put(ndev, &mdev->ndev_tracker);
+err_dealloc:
 	ib_dealloc_device(&mdev->ibdev);
 	return err;
 }

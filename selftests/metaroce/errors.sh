@@ -31,6 +31,7 @@ expect_errno "unknown netdev" "No such device" \
 	inn rdma link add e0 type metaroce netdev nosuchdev0
 expect_errno "non-Ethernet netdev (loopback)" "Invalid argument" \
 	inn rdma link add e1 type metaroce netdev lo
+modprobe tun 2>/dev/null
 if inn ip tuntap add dev "${a}t" mode tun 2>/dev/null; then
 	expect_errno "non-Ethernet netdev (tun)" "Invalid argument" \
 		inn rdma link add e2 type metaroce netdev "${a}t"
