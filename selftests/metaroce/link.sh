@@ -68,6 +68,32 @@ t_check "four port events were dispatched (counter $ev0 -> $ev1)" \
 t_check "phys_state LinkUp when ACTIVE" \
 	grep -q LinkUp /sys/class/infiniband/$dev/ports/1/phys_state
 
+# ---- the verbs view, through the build tree's provider
+provider=$MROCE_ROOT/build/lib/libmetaroce
+if [ -f "$provider-rdmav34.so" ] && command -v ibv_devinfo >/dev/null; then
+	export RDMAV_DRIVERS=$provider
+	t_check "ibv_devices lists $dev" \
+		sh -c "ibv_devices | awk '{print \$1}' | grep -qx $dev"
+	active_mtu() {
+		ibv_devinfo -d $dev | sed -n 's/.*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p'
+	}
+	active_mtu_is() { [ "$(active_mtu)" = "$1" ]; }
+	# RoCEv2 overhead (IP, UDP, BTH, extended headers, ICRC) is 96 bytes:
+	# the IB MTU is the largest of 256..4096 that fits in MTU - 96.
+	for m in 1500:1024 9000:4096 1100:512 4200:4096 1280:1024 600:256; do
+		in1 ip link set "$a" mtu "${m%:*}"
+		t_check "netdev MTU ${m%:*} gives active_mtu ${m#*:}" \
+			busywait 3000 active_mtu_is "${m#*:}"
+	done
+	in1 ip link set "$a" mtu 1500
+	t_check "ibv_devinfo shows the port ACTIVE" \
+		sh -c "ibv_devinfo -d $dev | grep -q 'state:.*PORT_ACTIVE'"
+	unset RDMAV_DRIVERS
+else
+	t_skip "ibv_devices lists $dev" "provider not built ($provider-rdmav34.so)"
+	t_skip "active_mtu follows the netdev MTU" "provider not built"
+fi
+
 # ---- counters are visible through rdma statistic
 t_check "rdma statistic shows the device counters" \
 	sh -c "rdma statistic show link $dev/1 | grep -q rx_packets"
