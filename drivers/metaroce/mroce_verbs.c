@@ -37,10 +37,23 @@ static enum rdma_link_layer mroce_get_link_layer(struct ib_device *ibdev,
 	return IB_LINK_LAYER_ETHERNET;
 }
 
-/* Called by ib_register_device() before any client can use the device. */
+/*
+ * Called by ib_register_device() before any client can use the device, in
+ * particular before the uverbs client builds the device's command table
+ * from uverbs_cmd_mask.  The RDMA core enables only the control-path
+ * commands by default; a driver opts in to the data-path ones it serves.
+ * Ours: POST_SEND and POST_RECV carrying no work request are the
+ * doorbells of the user rings (see metaroce-abi.h), and REQ_NOTIFY_CQ arms
+ * a CQ for the completion channel.  Without them the provider's calls fail
+ * with EOPNOTSUPP.
+ */
 static int mroce_enable_driver(struct ib_device *ibdev)
 {
 	struct mroce_res *res = &to_mdev(ibdev)->res;
+
+	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				  BIT_ULL(IB_USER_VERBS_CMD_POST_RECV) |
+				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 
 	xa_init_flags(&res->qp_xa, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&res->mr_xa, XA_FLAGS_ALLOC1);
@@ -82,6 +95,8 @@ const struct ib_device_ops mroce_dev_ops = {
 	.create_cq = mroce_create_cq,
 	.create_qp = mroce_create_qp,
 	.create_srq = mroce_create_srq,
+	/* Without it the RDMA core hides the AH commands from userspace. */
+	.create_user_ah = mroce_create_ah,
 	.dealloc_driver = mroce_dealloc_driver,
 	.dealloc_pd = mroce_dealloc_pd,
 	.dealloc_ucontext = mroce_dealloc_ucontext,

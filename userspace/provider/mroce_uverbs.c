@@ -12,6 +12,21 @@
 
 #include "mroce_u.h"
 
+/*
+ * SGEs that fit in one entry of @ring after a WQE header of @hdr bytes: the
+ * bound the fast path enforces, whatever the caps libibverbs reports.
+ */
+static uint32_t mroce_ring_sge_room(const struct mroce_uring *ring,
+				    size_t hdr, uint32_t cap)
+{
+	uint32_t room;
+
+	if (!ring->hdr || ring->entry_size < hdr)
+		return 0;
+	room = (ring->entry_size - hdr) / sizeof(struct metaroce_sge);
+	return cap < room ? cap : room;
+}
+
 int mroce_ring_map(struct mroce_uring *ring, int cmd_fd,
 		   const struct metaroce_mmap *mi)
 {
@@ -219,6 +234,17 @@ static struct ibv_qp *mroce_create_qp(struct ibv_pd *pd,
 	struct mroce_uqp *qp;
 	int ret;
 
+	/*
+	 * Handles are per context: the kernel would look a CQ or SRQ of
+	 * another context up among this context's objects, and may find an
+	 * unrelated one.  Only the provider can tell.
+	 */
+	if ((attr->send_cq && attr->send_cq->context != pd->context) ||
+	    (attr->recv_cq && attr->recv_cq->context != pd->context) ||
+	    (attr->srq && attr->srq->context != pd->context)) {
+		errno = EINVAL;
+		return NULL;
+	}
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
 		return NULL;
@@ -236,8 +262,10 @@ static struct ibv_qp *mroce_create_qp(struct ibv_pd *pd,
 		ibv_cmd_destroy_qp(&qp->vqp.qp);
 		goto err_free;
 	}
-	qp->max_send_sge = attr->cap.max_send_sge;
-	qp->max_recv_sge = attr->cap.max_recv_sge;
+	qp->max_send_sge = mroce_ring_sge_room(&qp->sq,
+			sizeof(struct metaroce_send_wqe), attr->cap.max_send_sge);
+	qp->max_recv_sge = mroce_ring_sge_room(&qp->rq,
+			sizeof(struct metaroce_recv_wqe), attr->cap.max_recv_sge);
 	qp->max_inline_data = resp.drv.max_inline_data;
 	return &qp->vqp.qp;
 
@@ -303,7 +331,8 @@ static struct ibv_srq *mroce_create_srq(struct ibv_pd *pd,
 		ibv_cmd_destroy_srq(&srq->vsrq.srq);
 		goto err_free;
 	}
-	srq->max_sge = attr->attr.max_sge;
+	srq->max_sge = mroce_ring_sge_room(&srq->ring,
+			sizeof(struct metaroce_recv_wqe), attr->attr.max_sge);
 	srq->vsrq.srq_num = resp.drv.srq_num;
 	return &srq->vsrq.srq;
 
