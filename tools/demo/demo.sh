@@ -26,7 +26,7 @@ run ip -n host1 addr add 192.0.2.1/24 dev veth1
 run ip -n host2 addr add 192.0.2.2/24 dev veth2
 run ip -n host1 link set veth1 up
 run ip -n host2 link set veth2 up
-run ip netns exec host1 ping -c 1 -W 2 192.0.2.2 | head -2
+run ip netns exec host1 ping -c 2 -W 5 192.0.2.2
 
 step "one MetaRoCE device per host (names are the user's choice)"
 run ip netns exec host1 rdma link add mroce0 type metaroce netdev veth1
