@@ -13,7 +13,8 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 LOG=$ROOT/build/check
-rm -rf "$LOG"
+# Start from a clean build (make clean also empties build/).
+make -s clean >/dev/null 2>&1
 mkdir -p "$LOG"
 
 pass=0 fail=0 skip=0
@@ -42,7 +43,6 @@ fi
 export KVER=${KVER:-$("$ROOT/tools/kver.sh")}
 
 echo "== build (W=1, sparse)"
-make -s clean >/dev/null 2>&1
 if make W=1 modules >"$LOG/build.log" 2>&1 && [ -f metaroce.ko ]; then
 	if grep -E 'warning:|error:' "$LOG/build.log"; then
 		nok "metaroce.ko builds with W=1 without warnings"
