@@ -75,34 +75,26 @@ if [ -f userspace/Makefile ]; then
 	fi
 fi
 
-echo "== host unit tests"
-if [ -f selftests/unit/Makefile ]; then
-	make -s unit >"$LOG/unit.log" 2>&1
-	rc=$?
-	count_tap "$LOG/unit.log"
-	grep -E '^not ok' "$LOG/unit.log"
-	if [ "$rc" -ne 0 ] && ! grep -qE '^not ok' "$LOG/unit.log"; then
-		tail -20 "$LOG/unit.log"
-		nok "make unit exited $rc"
+# host_tap TITLE TARGET: run a make target that prints TAP and count it.
+host_tap() {
+	local title=$1 target=$2 log=$LOG/$2.log rc
+	echo "== $title"
+	if [ ! -f "selftests/${target%%-*}/Makefile" ]; then
+		skp "$title" "selftests/${target%%-*} does not exist yet"
+		return
 	fi
-	echo "unit: $(grep -cE '^ok' "$LOG/unit.log") ok, $(grep -cE '^not ok' "$LOG/unit.log") not ok"
-else
-	skp "host unit tests" "selftests/unit does not exist yet"
-fi
-
-echo "== fuzz smoke"
-if [ -f selftests/fuzz/Makefile ]; then
-	make -s fuzz-smoke >"$LOG/fuzz.log" 2>&1
+	make -s "$target" >"$log" 2>&1
 	rc=$?
-	count_tap "$LOG/fuzz.log"
-	grep -E '^(ok|not ok)' "$LOG/fuzz.log"
-	if [ "$rc" -ne 0 ] && ! grep -qE '^not ok' "$LOG/fuzz.log"; then
-		tail -20 "$LOG/fuzz.log"
-		nok "make fuzz-smoke exited $rc"
+	count_tap "$log"
+	grep -E '^not ok' "$log"
+	if [ "$rc" -ne 0 ] && ! grep -qE '^not ok' "$log"; then
+		tail -20 "$log"
+		nok "make $target exited $rc"
 	fi
-else
-	skp "fuzz smoke" "selftests/fuzz does not exist yet"
-fi
+	echo "$target: $(grep -cE '^ok' "$log") ok, $(grep -cE '^not ok' "$log") not ok"
+}
+host_tap "host unit tests" unit
+host_tap "fuzz smoke" fuzz-smoke
 
 echo "== VM runner self-check"
 "$ROOT/tools/vm/selftest.sh" >"$LOG/vm-selftest.log" 2>&1

@@ -8,12 +8,9 @@
 
 mroce_load_or_skip
 
-ns=$(uname_of n) peer=$(uname_of p)
-a=$(uname_of a) b=$(uname_of b)
-new_netns "$ns"
-new_netns "$peer"
-veth_pair "$a" "$ns" "$b" "$peer"
-inn() { ip netns exec "$ns" "$@"; }
+two_hosts || ksft_skip_all "cannot build the two-namespace topology"
+a=$VA
+inn() { in1 "$@"; }
 dev=mrgid
 defer rdma link delete $dev
 t_check "rdma link add $dev" inn rdma link add $dev type metaroce netdev "$a"

@@ -122,6 +122,17 @@ veth_pair() {
 		ip ${nsb:+-n "$nsb"} link set "$b" up
 }
 
+# two_hosts: namespaces $NS1 and $NS2 joined by a veth ($VA in $NS1, $VB in
+# $NS2), all removed at exit; in1/in2 run a command in either.
+two_hosts() {
+	NS1=$(uname_of n1) NS2=$(uname_of n2)
+	VA=$(uname_of a) VB=$(uname_of b)
+	new_netns "$NS1" && new_netns "$NS2" &&
+		veth_pair "$VA" "$NS1" "$VB" "$NS2"
+}
+in1() { ip netns exec "$NS1" "$@"; }
+in2() { ip netns exec "$NS2" "$@"; }
+
 mroce_loaded() {
 	[ -d /sys/module/metaroce ]
 }

@@ -9,13 +9,8 @@
 mroce_load_or_skip
 command -v rdma >/dev/null || ksft_skip_all "rdma (iproute2) missing"
 
-ns1=$(uname_of n1) ns2=$(uname_of n2)
-a=$(uname_of a) b=$(uname_of b)
-new_netns "$ns1"
-new_netns "$ns2"
-veth_pair "$a" "$ns1" "$b" "$ns2"
-in1() { ip netns exec "$ns1" "$@"; }
-in2() { ip netns exec "$ns2" "$@"; }
+two_hosts || ksft_skip_all "cannot build the two-namespace topology"
+ns1=$NS1 ns2=$NS2 a=$VA b=$VB
 
 # ---- creation, with names of the user's choosing
 dev=mrA
@@ -86,6 +81,28 @@ if [ -f "$provider-rdmav34.so" ] && command -v ibv_devinfo >/dev/null; then
 			busywait 3000 active_mtu_is "${m#*:}"
 	done
 	in1 ip link set "$a" mtu 1500
+
+	# Port events reach applications: ibv_asyncwatch (ibverbs-utils).
+	if command -v ibv_asyncwatch >/dev/null; then
+		evlog=$(mktemp)
+		defer rm -f "$evlog"
+		stdbuf -oL ibv_asyncwatch -d $dev >"$evlog" 2>&1 &
+		watcher=$!
+		defer kill $watcher
+		busywait 5000 grep -q "$dev" "$evlog" || sleep 2
+		in2 ip link set "$b" down
+		busywait 5000 port_state_is $dev DOWN
+		in2 ip link set "$b" up
+		busywait 5000 port_state_is $dev ACTIVE
+		t_check "ibv_asyncwatch sees IBV_EVENT_PORT_ERR" \
+			busywait 5000 grep -q "PORT_ERR" "$evlog"
+		t_check "ibv_asyncwatch sees IBV_EVENT_PORT_ACTIVE" \
+			busywait 5000 grep -q "PORT_ACTIVE" "$evlog"
+		kill $watcher 2>/dev/null
+		sed 's/^/#   /' "$evlog" | head -8
+	else
+		t_skip "ibv_asyncwatch sees port events" "ibv_asyncwatch missing"
+	fi
 	t_check "ibv_devinfo shows the port ACTIVE" \
 		sh -c "ibv_devinfo -d $dev | grep -q 'state:.*PORT_ACTIVE'"
 	unset RDMAV_DRIVERS

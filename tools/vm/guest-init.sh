@@ -15,7 +15,9 @@ mount -t devtmpfs dev /dev
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
-mount -t tmpfs tmpfs /tmp
+# /tmp stays the overlay (writable, in guest memory) rather than a fresh
+# tmpfs: the tree under test may itself live under the host's /tmp.
+chmod 1777 /tmp
 mount -t tmpfs tmpfs /run
 mkdir -p /run/netns /run/lock
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
