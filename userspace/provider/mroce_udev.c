@@ -87,10 +87,20 @@ err_free:
 	return NULL;
 }
 
+/*
+ * No table entry matches: match_device() decides.  libibverbs walks the
+ * table of every provider for every device that reports a driver id (rxe,
+ * mlx5, ...), so the table must exist even when empty.
+ */
+static const struct verbs_match_ent mroce_match_table[] = {
+	{}
+};
+
 static const struct verbs_device_ops mroce_dev_ops = {
 	.name = MROCE_U_DRV_NAME,
 	.match_min_abi_version = METAROCE_UVERBS_ABI_VERSION,
 	.match_max_abi_version = METAROCE_UVERBS_ABI_VERSION,
+	.match_table = mroce_match_table,
 	.match_device = mroce_match_device,
 	.alloc_device = mroce_alloc_device,
 	.uninit_device = mroce_uninit_device,
