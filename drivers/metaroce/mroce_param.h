@@ -9,8 +9,12 @@
 #include <linux/sizes.h>
 
 #define MROCE_FW_VER			0x0001000000000000ULL	/* 1.0.0 */
-/* No IEEE OUI is assigned to the project: vendor ids stay zero. */
-#define MROCE_VENDOR_ID			0
+/*
+ * No IEEE OUI is assigned to the project.  0xffffff is not a valid OUI
+ * and says "no vendor" (rxe does the same); 0 would read as "no device"
+ * to tools such as rdma-core's tests, which require a nonzero vendor_id.
+ */
+#define MROCE_VENDOR_ID			0xffffff
 #define MROCE_VENDOR_PART_ID		0
 
 #define MROCE_MAX_QP			0x10000

@@ -3,12 +3,35 @@
 #
 # rdma-core's pyverbs resource modules against MetaRoCE and rxe in one run,
 # with a pass/fail/skip table per module; every test rxe passes and MetaRoCE
-# does not must have a known explanation.
+# does not must have a known explanation (pyverbs_table.py).
+#
+# Only resource tests run: those that create, query, modify and destroy
+# objects.  Tests that move data between two QPs belong to the data path
+# (issue 5) and are left out by name, on both devices alike, so that the
+# two columns of the table count the same tests.
 source "$(dirname "$0")/verbs_lib.sh"
 
 PY=/usr/bin/python3
 SRC=/usr/share/doc/rdma-core/tests
-MODULES=(test_device test_pd test_mr test_cq test_cq_events test_qp test_addr)
+MODULES=(test_device test_pd test_mr test_cq test_cq_events test_qp test_addr
+	 test_srq)
+
+# Tests to run per module: class or class.method names; "*" is the whole
+# module; an empty entry means the module exchanges traffic in every test.
+declare -A SELECT=(
+	[test_device]='*'
+	[test_pd]='*'
+	# MRTest.test_mr_rereg_* and MWTest.test_mw_* check the MR or MW by
+	# traffic; DmaBufTestCase and DeviceMemoryTest are traffic only.
+	[test_mr]='MRTest.test_reg_mr_bad_flags MWTest.test_reg_mw_wrong_type DeviceMemoryAPITest DmaBufMRTest'
+	# CQTest.test_resize_cq fills the CQ with UD sends.
+	[test_cq]='CQAPITest'
+	# test_cq_events_ud and test_cq_events_rc are traffic loops.
+	[test_cq_events]=''
+	[test_qp]='*'
+	[test_addr]='*'
+	[test_srq]='*'
+)
 
 $PY -c 'import pyverbs' 2>/dev/null || ksft_skip_all "python3-pyverbs not installed"
 [ -f "$SRC/run_tests.py" ] || ksft_skip_all "no pyverbs tests in $SRC"
@@ -16,7 +39,7 @@ mroce_load_or_skip
 use_build_provider
 modprobe rdma_rxe 2>/dev/null || ksft_skip_all "no rdma_rxe"
 
-# MetaRoCE in its own namespace: rxe binds UDP 4791 in init_net.
+# MetaRoCE in its own namespace: rxe binds UDP 4791 in init_net (6.1).
 ns=$(uname_of n) va=$(uname_of a) vb=$(uname_of b)
 mdev=m$$p rdev=r$$x
 new_netns "$ns" || ksft_skip_all "cannot create a namespace"
@@ -31,28 +54,40 @@ busywait 5000 port_state_is "$rdev" ACTIVE
 busywait 5000 ipv4_gid_index "$mdev" >/dev/null
 busywait 5000 ipv4_gid_index "$rdev" >/dev/null
 mgid=$(ipv4_gid_index "$mdev") rgid=$(ipv4_gid_index "$rdev")
+t_check "IPv4 RoCE v2 GIDs: $mdev $mgid, $rdev $rgid" [ -n "$mgid" -a -n "$rgid" ]
 
 work=$(mktemp -d)
 defer rm -rf "$work"
 cp -r "$SRC" "$work/tests"
 gunzip -f "$work"/tests/*.gz
-# Traffic tests cannot complete on MetaRoCE before issue 5; do not let each
-# wait the default 10 s.
-sed -i 's/^POLL_CQ_TIMEOUT = .*/POLL_CQ_TIMEOUT = 3/' "$work/tests/utils.py"
 
 logs=$work/logs
 mkdir -p "$logs"
 for m in "${MODULES[@]}"; do
+	sel=${SELECT[$m]}
+	if [ ! -f "$work/tests/$m.py" ]; then
+		echo "# $m: not shipped by this rdma-core" >"$logs/absent-$m"
+		continue
+	fi
+	if [ -z "$sel" ]; then
+		echo "# $m: traffic tests only, not run (data path: issue 5)" >"$logs/traffic-$m"
+		continue
+	fi
+	names=()
+	if [ "$sel" = '*' ]; then
+		names=("tests.$m")
+	else
+		for s in $sel; do names+=("tests.$m.$s"); done
+	fi
 	(cd "$work" && timeout 300 $PY tests/run_tests.py --dev "$mdev" --port 1 \
-		--gid "$mgid" -v "tests.$m") >"$logs/metaroce-$m.log" 2>&1
+		--gid "$mgid" -v "${names[@]}") >"$logs/metaroce-$m.log" 2>&1
 	(cd "$work" && timeout 300 $PY tests/run_tests.py --dev "$rdev" --port 1 \
-		--gid "$rgid" -v "tests.$m") >"$logs/rxe-$m.log" 2>&1
+		--gid "$rgid" -v "${names[@]}") >"$logs/rxe-$m.log" 2>&1
 done
 [ -n "${MROCE_RESULTS:-}" ] && cp -r "$logs" "$MROCE_RESULTS/pyverbs-logs" 2>/dev/null
 
-table=$($PY "$VERBS_DIR/pyverbs_table.py" "$logs" "${MODULES[@]}")
+$PY "$VERBS_DIR/pyverbs_table.py" "$logs" "${MODULES[@]}"
 rc=$?
-echo "$table"
 [ $rc -eq 0 ] && t_pass "pyverbs: MetaRoCE passes wherever rxe does, or the difference is explained" ||
 	t_fail "pyverbs: unexplained differences with rxe (see table)"
 t_done

@@ -32,6 +32,8 @@ MROCE_DRV_RESP(mroce_resize_cq_resp, ib_uverbs_resize_cq_resp,
 	       metaroce_resize_cq_resp);
 MROCE_DRV_RESP(mroce_create_qp_resp, ib_uverbs_create_qp_resp,
 	       metaroce_create_qp_resp);
+MROCE_DRV_RESP(mroce_create_qp_ex_resp, ib_uverbs_ex_create_qp_resp,
+	       metaroce_create_qp_resp);
 MROCE_DRV_RESP(mroce_create_srq_resp, ib_uverbs_create_srq_resp,
 	       metaroce_create_srq_resp);
 MROCE_DRV_RESP(mroce_create_ah_resp, ib_uverbs_create_ah_resp,

@@ -225,56 +225,125 @@ static int mroce_destroy_cq(struct ibv_cq *ibcq)
 	return 0;
 }
 
+/*
+ * Handles are per context: the kernel would look a CQ or SRQ of another
+ * context up among this context's objects, and may find an unrelated one.
+ * Only the provider can tell.
+ */
+static bool mroce_qp_foreign(struct ibv_context *ctx, struct ibv_cq *scq,
+			     struct ibv_cq *rcq, struct ibv_srq *srq)
+{
+	return (scq && scq->context != ctx) || (rcq && rcq->context != ctx) ||
+	       (srq && srq->context != ctx);
+}
+
+static struct mroce_uqp *mroce_uqp_alloc(void)
+{
+	struct mroce_uqp *qp = calloc(1, sizeof(*qp));
+
+	if (!qp)
+		return NULL;
+	pthread_spin_init(&qp->sq_lock, PTHREAD_PROCESS_PRIVATE);
+	pthread_spin_init(&qp->rq_lock, PTHREAD_PROCESS_PRIVATE);
+	return qp;
+}
+
+static void mroce_uqp_free(struct mroce_uqp *qp)
+{
+	pthread_spin_destroy(&qp->rq_lock);
+	pthread_spin_destroy(&qp->sq_lock);
+	free(qp);
+}
+
+/* The kernel created the QP: map its rings; destroys it on failure. */
+static int mroce_uqp_map(struct mroce_uqp *qp, int fd,
+			 const struct metaroce_create_qp_resp *drv,
+			 const struct ibv_qp_cap *cap)
+{
+	int ret;
+
+	ret = mroce_ring_map(&qp->sq, fd, &drv->sq);
+	if (!ret)
+		ret = mroce_ring_map(&qp->rq, fd, &drv->rq);
+	if (ret) {
+		mroce_ring_unmap(&qp->sq);
+		ibv_cmd_destroy_qp(&qp->vqp.qp);
+		return ret;
+	}
+	qp->max_send_sge = mroce_ring_sge_room(&qp->sq,
+			sizeof(struct metaroce_send_wqe), cap->max_send_sge);
+	qp->max_recv_sge = mroce_ring_sge_room(&qp->rq,
+			sizeof(struct metaroce_recv_wqe), cap->max_recv_sge);
+	qp->max_inline_data = drv->max_inline_data;
+	return 0;
+}
+
 static struct ibv_qp *mroce_create_qp(struct ibv_pd *pd,
 				      struct ibv_qp_init_attr *attr)
 {
 	struct mroce_create_qp_resp resp = {};
 	struct ibv_create_qp cmd = {};
-	int fd = pd->context->cmd_fd;
 	struct mroce_uqp *qp;
 	int ret;
 
-	/*
-	 * Handles are per context: the kernel would look a CQ or SRQ of
-	 * another context up among this context's objects, and may find an
-	 * unrelated one.  Only the provider can tell.
-	 */
-	if ((attr->send_cq && attr->send_cq->context != pd->context) ||
-	    (attr->recv_cq && attr->recv_cq->context != pd->context) ||
-	    (attr->srq && attr->srq->context != pd->context)) {
+	if (mroce_qp_foreign(pd->context, attr->send_cq, attr->recv_cq,
+			     attr->srq)) {
 		errno = EINVAL;
 		return NULL;
 	}
-	qp = calloc(1, sizeof(*qp));
+	qp = mroce_uqp_alloc();
 	if (!qp)
 		return NULL;
-	pthread_spin_init(&qp->sq_lock, PTHREAD_PROCESS_PRIVATE);
-	pthread_spin_init(&qp->rq_lock, PTHREAD_PROCESS_PRIVATE);
 	ret = ibv_cmd_create_qp(pd, &qp->vqp.qp, attr, &cmd, sizeof(cmd),
 				&resp.ibv_resp, sizeof(resp));
-	if (ret)
-		goto err_free;
-	ret = mroce_ring_map(&qp->sq, fd, &resp.drv.sq);
 	if (!ret)
-		ret = mroce_ring_map(&qp->rq, fd, &resp.drv.rq);
+		ret = mroce_uqp_map(qp, pd->context->cmd_fd, &resp.drv,
+				    &attr->cap);
 	if (ret) {
-		mroce_ring_unmap(&qp->sq);
-		ibv_cmd_destroy_qp(&qp->vqp.qp);
-		goto err_free;
+		mroce_uqp_free(qp);
+		errno = ret;
+		return NULL;
 	}
-	qp->max_send_sge = mroce_ring_sge_room(&qp->sq,
-			sizeof(struct metaroce_send_wqe), attr->cap.max_send_sge);
-	qp->max_recv_sge = mroce_ring_sge_room(&qp->rq,
-			sizeof(struct metaroce_recv_wqe), attr->cap.max_recv_sge);
-	qp->max_inline_data = resp.drv.max_inline_data;
 	return &qp->vqp.qp;
+}
 
-err_free:
-	pthread_spin_destroy(&qp->rq_lock);
-	pthread_spin_destroy(&qp->sq_lock);
-	free(qp);
-	errno = ret;
-	return NULL;
+/*
+ * ibv_create_qp_ex() comes here when comp_mask has more than the PD.
+ * Creation flags go to the kernel (which supports none); the ibv_wr_* send
+ * API (SEND_OPS_FLAGS) and XRC are not offered.
+ */
+static struct ibv_qp *mroce_create_qp_ex(struct ibv_context *ctx,
+					 struct ibv_qp_init_attr_ex *attr)
+{
+	struct mroce_create_qp_ex_resp resp = {};
+	struct ibv_create_qp_ex cmd = {};
+	struct mroce_uqp *qp;
+	int ret;
+
+	if (attr->comp_mask & ~(IBV_QP_INIT_ATTR_PD |
+				IBV_QP_INIT_ATTR_CREATE_FLAGS)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd ||
+	    attr->pd->context != ctx ||
+	    mroce_qp_foreign(ctx, attr->send_cq, attr->recv_cq, attr->srq)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	qp = mroce_uqp_alloc();
+	if (!qp)
+		return NULL;
+	ret = ibv_cmd_create_qp_ex2(ctx, &qp->vqp, attr, &cmd, sizeof(cmd),
+				    &resp.ibv_resp, sizeof(resp));
+	if (!ret)
+		ret = mroce_uqp_map(qp, ctx->cmd_fd, &resp.drv, &attr->cap);
+	if (ret) {
+		mroce_uqp_free(qp);
+		errno = ret;
+		return NULL;
+	}
+	return &qp->vqp.qp;
 }
 
 static int mroce_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
@@ -304,9 +373,7 @@ static int mroce_destroy_qp(struct ibv_qp *ibqp)
 		return ret;
 	mroce_ring_unmap(&qp->rq);
 	mroce_ring_unmap(&qp->sq);
-	pthread_spin_destroy(&qp->rq_lock);
-	pthread_spin_destroy(&qp->sq_lock);
-	free(qp);
+	mroce_uqp_free(qp);
 	return 0;
 }
 
@@ -413,6 +480,7 @@ const struct verbs_context_ops mroce_uctx_ops = {
 	.create_ah = mroce_create_ah,
 	.create_cq = mroce_create_cq,
 	.create_qp = mroce_create_qp,
+	.create_qp_ex = mroce_create_qp_ex,
 	.create_srq = mroce_create_srq,
 	.dealloc_pd = mroce_dealloc_pd,
 	.dereg_mr = mroce_dereg_mr,
