@@ -99,6 +99,7 @@ int mroce_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	err = mroce_ah_set(res, ah, ah, false);
 	if (err)
 		goto err_num;
+	atomic_inc(&res->num_ah);
 	return 0;
 
 err_num:
@@ -108,7 +109,10 @@ err_num:
 
 int mroce_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
-	mroce_ah_set(&to_mdev(ibah->device)->res, to_mah(ibah), NULL, false);
+	struct mroce_res *res = &to_mdev(ibah->device)->res;
+
+	mroce_ah_set(res, to_mah(ibah), NULL, false);
+	atomic_dec(&res->num_ah);
 	return 0;
 }
 

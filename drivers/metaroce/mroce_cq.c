@@ -29,8 +29,8 @@ int mroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	spin_lock_init(&cq->lock);
 	num = roundup_pow_of_two(attr->cqe);
-	err = mroce_kring_alloc(&cq->ring, num, sizeof(struct metaroce_cqe),
-				udata, &resp.cq);
+	err = mroce_kring_alloc(mdev, &cq->ring, num,
+				sizeof(struct metaroce_cqe), udata, &resp.cq);
 	if (err)
 		goto err_count;
 	if (udata) {
@@ -75,8 +75,8 @@ int mroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
 	num = roundup_pow_of_two(cqe);
-	err = mroce_kring_alloc(&ring, num, sizeof(struct metaroce_cqe), udata,
-				&resp.cq);
+	err = mroce_kring_alloc(to_mdev(ibcq->device), &ring, num,
+				sizeof(struct metaroce_cqe), udata, &resp.cq);
 	if (err)
 		return err;
 	if (udata) {

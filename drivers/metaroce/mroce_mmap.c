@@ -25,8 +25,9 @@ static struct mroce_mmap_entry *to_mentry(struct rdma_user_mmap_entry *e)
  * Allocate a ring of @num entries (a power of two) of @entry_size bytes.
  * With @udata, also make it mappable and describe the mapping in @mi.
  */
-int mroce_kring_alloc(struct mroce_kring *ring, u32 num, u32 entry_size,
-		      struct ib_udata *udata, struct metaroce_mmap *mi)
+int mroce_kring_alloc(struct mroce_dev *mdev, struct mroce_kring *ring,
+		      u32 num, u32 entry_size, struct ib_udata *udata,
+		      struct metaroce_mmap *mi)
 {
 	struct mroce_ucontext *uc;
 	struct mroce_mmap_entry *me;
@@ -49,6 +50,8 @@ int mroce_kring_alloc(struct mroce_kring *ring, u32 num, u32 entry_size,
 	ring->num = num;
 	ring->entry_size = entry_size;
 	ring->size = size;
+	ring->mdev = mdev;
+	atomic_inc(&mdev->res.num_ring);
 	if (!udata)
 		return 0;
 
@@ -58,11 +61,13 @@ int mroce_kring_alloc(struct mroce_kring *ring, u32 num, u32 entry_size,
 		goto err_buf;
 	}
 	me->buf = buf;
+	me->mdev = mdev;
 	uc = rdma_udata_to_drv_context(udata, struct mroce_ucontext, ibuc);
 	err = rdma_user_mmap_entry_insert(&uc->ibuc, &me->rdma, size);
 	if (err)
 		goto err_entry;
 	ring->mentry = me;
+	atomic_inc(&mdev->res.num_mmap);
 	mi->offset = rdma_user_mmap_get_offset(&me->rdma);
 	mi->size = size;
 	mi->num_entries = num;
@@ -73,6 +78,7 @@ err_entry:
 	kfree(me);
 err_buf:
 	vfree(buf);
+	atomic_dec(&mdev->res.num_ring);
 	ring->hdr = NULL;
 	return err;
 }
@@ -81,10 +87,12 @@ void mroce_kring_free(struct mroce_kring *ring)
 {
 	if (!ring->hdr)
 		return;
-	if (ring->mentry)
+	if (ring->mentry) {
 		rdma_user_mmap_entry_remove(&ring->mentry->rdma);
-	else
+	} else {
 		vfree(ring->hdr);
+		atomic_dec(&ring->mdev->res.num_ring);
+	}
 	ring->hdr = NULL;
 	ring->mentry = NULL;
 }
@@ -126,7 +134,10 @@ int mroce_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 void mroce_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
 {
 	struct mroce_mmap_entry *me = to_mentry(rdma_entry);
+	struct mroce_res *res = &me->mdev->res;
 
 	vfree(me->buf);
 	kfree(me);
+	atomic_dec(&res->num_ring);
+	atomic_dec(&res->num_mmap);
 }

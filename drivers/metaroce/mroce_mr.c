@@ -37,6 +37,7 @@ static int mroce_mr_reserve(struct mroce_dev *mdev, struct mroce_mr *mr)
 			      GFP_KERNEL);
 	if (err < 0)
 		return err == -EBUSY ? -ENOMEM : err;
+	atomic_inc(&mdev->res.num_mr);
 	key = mr->index << 8 | get_random_u8();
 	mr->ibmr.lkey = key;
 	mr->ibmr.rkey = key;
@@ -119,5 +120,6 @@ int mroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	xa_erase(&mdev->res.mr_xa, mr->index);
 	ib_umem_release(mr->umem);
 	kfree(mr);
+	atomic_dec(&mdev->res.num_mr);
 	return 0;
 }

@@ -91,7 +91,7 @@ static int mroce_qp_alloc_qpn(struct mroce_dev *mdev, struct mroce_qp *qp,
 	return 0;
 }
 
-static int mroce_qp_alloc_rings(struct mroce_qp *qp,
+static int mroce_qp_alloc_rings(struct mroce_dev *mdev, struct mroce_qp *qp,
 				struct ib_qp_init_attr *init,
 				struct ib_udata *udata,
 				struct metaroce_create_qp_resp *resp)
@@ -102,7 +102,7 @@ static int mroce_qp_alloc_rings(struct mroce_qp *qp,
 
 	num = roundup_pow_of_two(max_t(u32, cap->max_send_wr, 1));
 	esz = mroce_send_wqe_size(cap->max_send_sge, cap->max_inline_data);
-	err = mroce_kring_alloc(&qp->sq, num, esz, udata, &resp->sq);
+	err = mroce_kring_alloc(mdev, &qp->sq, num, esz, udata, &resp->sq);
 	if (err)
 		return err;
 	cap->max_send_wr = num;
@@ -120,7 +120,7 @@ static int mroce_qp_alloc_rings(struct mroce_qp *qp,
 	}
 	num = roundup_pow_of_two(max_t(u32, cap->max_recv_wr, 1));
 	esz = mroce_recv_wqe_size(cap->max_recv_sge);
-	err = mroce_kring_alloc(&qp->rq, num, esz, udata, &resp->rq);
+	err = mroce_kring_alloc(mdev, &qp->rq, num, esz, udata, &resp->rq);
 	if (err) {
 		mroce_kring_free(&qp->sq);
 		return err;
@@ -175,7 +175,7 @@ int mroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = mroce_qp_alloc_qpn(mdev, qp, init->qp_type);
 	if (err)
 		goto err_count;
-	err = mroce_qp_alloc_rings(qp, init, udata, &resp);
+	err = mroce_qp_alloc_rings(mdev, qp, init, udata, &resp);
 	if (err)
 		goto err_qpn;
 	qp->cap = init->cap;

@@ -18,6 +18,11 @@
  * @next_qpn, @next_mr, @next_srq: cursors of the cyclic allocations
  * @num_qp, @num_cq, @num_srq: objects alive, bounded by the advertised
  *	limits (MRs and AHs are bounded by their xarray's id range)
+ * @num_ucontext, @num_mr, @num_ah: objects alive, for the read-only
+ *	metaroce_objects sysfs attribute (leak checks after killed processes)
+ * @num_ring: ring buffers allocated and not yet freed; a user ring lives
+ *	until its last mapping is gone, after its object
+ * @num_mmap: user mapping entries not yet freed
  *
  * Every object is inserted with a NULL entry to reserve its number and
  * published with xa_store() once fully built; destruction erases first.
@@ -34,6 +39,11 @@ struct mroce_res {
 	atomic_t num_qp;
 	atomic_t num_cq;
 	atomic_t num_srq;
+	atomic_t num_ucontext;
+	atomic_t num_mr;
+	atomic_t num_ah;
+	atomic_t num_ring;
+	atomic_t num_mmap;
 };
 
 #endif /* MROCE_RES_H */

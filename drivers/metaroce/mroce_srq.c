@@ -41,7 +41,7 @@ int mroce_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 				  &mdev->res.next_srq, GFP_KERNEL);
 	if (err < 0)
 		goto err_count;
-	err = mroce_kring_alloc(&srq->ring, num, esz, udata, &resp.rq);
+	err = mroce_kring_alloc(mdev, &srq->ring, num, esz, udata, &resp.rq);
 	if (err)
 		goto err_num;
 	attr->max_wr = num;

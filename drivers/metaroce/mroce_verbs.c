@@ -22,8 +22,32 @@ static ssize_t metaroce_abi_version_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(metaroce_abi_version);
 
+/*
+ * Objects of this device alive now, read-only: lets a test check that
+ * killing processes that hold objects leaks nothing (ring buffers count
+ * until their last user mapping is gone).
+ */
+static ssize_t metaroce_objects_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct mroce_dev *mdev = rdma_device_to_drv_device(dev, struct mroce_dev,
+							    ibdev);
+	struct mroce_res *res = &mdev->res;
+
+	return sysfs_emit(buf,
+			  "ucontext %d pd %d mr %d cq %d qp %d srq %d ah %d ring %d mmap %d\n",
+			  atomic_read(&res->num_ucontext),
+			  atomic_read(&mdev->num_pd), atomic_read(&res->num_mr),
+			  atomic_read(&res->num_cq), atomic_read(&res->num_qp),
+			  atomic_read(&res->num_srq), atomic_read(&res->num_ah),
+			  atomic_read(&res->num_ring),
+			  atomic_read(&res->num_mmap));
+}
+static DEVICE_ATTR_RO(metaroce_objects);
+
 static struct attribute *mroce_dev_attrs[] = {
 	&dev_attr_metaroce_abi_version.attr,
+	&dev_attr_metaroce_objects.attr,
 	NULL
 };
 
@@ -73,13 +97,19 @@ static int mroce_alloc_ucontext(struct ib_ucontext *ibuc,
 		.max_inline_data = MROCE_MAX_INLINE_DATA,
 	};
 
+	int err;
+
 	if (udata->outlen < sizeof(resp))
 		return -EINVAL;
-	return ib_copy_to_udata(udata, &resp, sizeof(resp));
+	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (!err)
+		atomic_inc(&to_mdev(ibuc->device)->res.num_ucontext);
+	return err;
 }
 
 static void mroce_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
+	atomic_dec(&to_mdev(ibuc->device)->res.num_ucontext);
 }
 
 const struct ib_device_ops mroce_dev_ops = {

@@ -38,6 +38,7 @@ struct mroce_pd {
 struct mroce_mmap_entry {
 	struct rdma_user_mmap_entry rdma;
 	void *buf;
+	struct mroce_dev *mdev;
 };
 
 /**
@@ -50,6 +51,7 @@ struct mroce_mmap_entry {
  * @head: the kernel's private copy of the index it owns (producer of a CQ,
  *	consumer of the other queues); the shared copy is never read back
  * @mentry: the user mapping, or NULL for a kernel consumer's ring
+ * @mdev: the device, whose res.num_ring counts the buffer
  */
 struct mroce_kring {
 	struct metaroce_ring *hdr;
@@ -59,6 +61,7 @@ struct mroce_kring {
 	size_t size;
 	u32 head;
 	struct mroce_mmap_entry *mentry;
+	struct mroce_dev *mdev;
 };
 
 enum mroce_cq_notify {
@@ -178,8 +181,9 @@ static inline void *mroce_kring_slot(struct mroce_kring *ring, u32 idx)
 }
 
 /* mroce_mmap.c */
-int mroce_kring_alloc(struct mroce_kring *ring, u32 num, u32 entry_size,
-		      struct ib_udata *udata, struct metaroce_mmap *mi);
+int mroce_kring_alloc(struct mroce_dev *mdev, struct mroce_kring *ring,
+		      u32 num, u32 entry_size, struct ib_udata *udata,
+		      struct metaroce_mmap *mi);
 void mroce_kring_free(struct mroce_kring *ring);
 void mroce_kring_reset(struct mroce_kring *ring);
 u32 mroce_kring_pending(struct mroce_kring *ring);
