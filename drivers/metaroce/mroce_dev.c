@@ -27,6 +27,15 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_RX_DROP_MALFORMED] = { .name = "rx_drop_malformed" },
 	[MROCE_CNT_TX_PKTS] = { .name = "tx_packets" },
 	[MROCE_CNT_PORT_EVENTS] = { .name = "port_events" },
+	[MROCE_CNT_RX_DROP_ICRC] = { .name = "rx_drop_icrc" },
+	[MROCE_CNT_RX_DROP_OVERRUN] = { .name = "rx_drop_overrun" },
+	[MROCE_CNT_RX_DROP_SEQ] = { .name = "rx_drop_seq" },
+	[MROCE_CNT_RX_DROP_NO_RECV] = { .name = "rx_drop_no_recv" },
+	[MROCE_CNT_RX_DUPS] = { .name = "rx_duplicates" },
+	[MROCE_CNT_TX_NAKS] = { .name = "tx_naks" },
+	[MROCE_CNT_TX_RNR_NAKS] = { .name = "tx_rnr_naks" },
+	[MROCE_CNT_RETRIES] = { .name = "retransmits" },
+	[MROCE_CNT_RNR_WAITS] = { .name = "rnr_waits" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)

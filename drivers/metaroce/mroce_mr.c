@@ -118,6 +118,8 @@ int mroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct mroce_mr *mr = to_mmr(ibmr);
 
 	xa_erase(&mdev->res.mr_xa, mr->index);
+	/* The data path looks regions up under RCU (mroce_mem.c). */
+	synchronize_rcu();
 	ib_umem_release(mr->umem);
 	kfree(mr);
 	atomic_dec(&mdev->res.num_mr);

@@ -10,14 +10,28 @@
  * reference on their namespace; instead the namespace's exit handler waits
  * until every device of the namespace has let go (they are unregistered when
  * their netdevs disappear, which happens earlier in namespace teardown).
+ *
+ * Receive: the encap hook runs in softirq under the RCU read lock; it finds
+ * the device by the receiving netdev and hands the skb to the QP's task
+ * (mroce_task_rx()), which does all the parsing.  Transmit: the data path
+ * builds the transport headers and payload in a linear skb
+ * (mroce_tx_alloc()); mroce_tx_send() adds UDP and IP headers itself, so
+ * that the ICRC can cover the final IP header (IBTA A17.8 includes the IPv4
+ * identification), then hands the packet to ip_local_out()/ip6_local_out().
  */
 #include <linux/netdevice.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
 #include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
+#include <net/route.h>
 #include <net/udp_tunnel.h>
 
-#include "mroce.h"
+#include "mroce_dp.h"
+#include "core/mroce_icrc.h"
+#include "core/mroce_raw.h"
 
 /**
  * struct mroce_net - MetaRoCE state of one network namespace
@@ -59,9 +73,8 @@ static struct mroce_dev *mroce_net_find_dev(struct mroce_net *mnet,
 }
 
 /*
- * UDP encap receive hook, in softirq with the RCU read lock held.  Returns 0
- * when the skb was consumed.  No queue pair exists yet on this path, so every
- * packet is counted and dropped.
+ * UDP encap receive hook, in softirq with the RCU read lock held; skb->data
+ * is the UDP header.  Returns 0: the skb is always consumed.
  */
 static int mroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
@@ -70,12 +83,202 @@ static int mroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 
 	if (mnet)
 		mdev = mroce_net_find_dev(mnet, skb->dev);
-	if (mdev) {
-		mroce_count(mdev, MROCE_CNT_RX_PKTS);
-		mroce_count(mdev, MROCE_CNT_RX_DROP_NO_QP);
+	if (!mdev) {
+		kfree_skb(skb);
+		return 0;
 	}
-	kfree_skb(skb);
+	mroce_count(mdev, MROCE_CNT_RX_PKTS);
+	mroce_task_rx(mdev, skb);
 	return 0;
+}
+
+/**
+ * mroce_tx_alloc() - a linear skb for one RoCEv2 packet
+ * @mdev: the sending device
+ * @av: the path (selects the IP version, hence the headroom)
+ * @opcode: BTH opcode, for the length of the transport headers
+ * @plen: payload bytes
+ * @payload: where the caller writes the payload
+ *
+ * skb->data is the BTH; the pad and the ICRC trailer are zeroed.  Runs in
+ * process context.  Returns NULL without memory or for an unknown opcode.
+ */
+struct sk_buff *mroce_tx_alloc(struct mroce_dev *mdev, const struct mroce_av *av,
+			       u8 opcode, u32 plen, u8 **payload)
+{
+	const struct mroce_opcode_info *op = mroce_opcode_info(opcode);
+	struct net_device *ndev = mdev->ndev;
+	u32 hlen, tlen, pad = mroce_padcnt(plen);
+	struct sk_buff *skb;
+	u8 *p;
+
+	if (!op)
+		return NULL;
+	hlen = (av->network_type == RDMA_NETWORK_IPV6 ?
+		sizeof(struct ipv6hdr) : sizeof(struct iphdr)) +
+	       sizeof(struct udphdr) + LL_RESERVED_SPACE(ndev);
+	tlen = op->hdr_len + plen + pad + MROCE_ICRC_LEN;
+	skb = alloc_skb(hlen + tlen + ndev->needed_tailroom, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, hlen);
+	p = skb_put(skb, tlen);
+	memset(p + op->hdr_len + plen, 0, pad + MROCE_ICRC_LEN);
+	*payload = p + op->hdr_len;
+	return skb;
+}
+
+/* ICRC over the finished IP, UDP and transport headers (IBTA A17.8). */
+static void mroce_tx_icrc(struct sk_buff *skb, bool ipv6)
+{
+	u8 *bth = skb_transport_header(skb) + sizeof(struct udphdr);
+	u32 len = skb_tail_pointer(skb) - bth;
+	u32 crc;
+
+	crc = mroce_icrc_begin(skb_network_header(skb), ipv6);
+	crc = mroce_icrc_update(crc, bth + MROCE_BTH_LEN,
+				len - MROCE_BTH_LEN - MROCE_ICRC_LEN);
+	mroce_put_le32(bth + len - MROCE_ICRC_LEN, mroce_icrc_finish(crc));
+}
+
+/* Caller disabled BH (dst_cache is per CPU).  Consumes @skb. */
+static int mroce_tx_ipv4(struct mroce_dev *mdev, const struct mroce_av *av,
+			 struct dst_cache *dst, struct sk_buff *skb)
+{
+	struct rtable *rt = NULL;
+	struct iphdr *iph;
+	__be32 saddr, daddr;
+
+	memcpy(&saddr, &av->sgid.raw[12], 4);
+	memcpy(&daddr, &av->dgid.raw[12], 4);
+	if (dst)
+		rt = dst_cache_get_ip4(dst, &saddr);
+	if (!rt) {
+		struct flowi4 fl4 = {
+			.flowi4_oif = mdev->ndev->ifindex,
+			.flowi4_tos = RT_TOS(av->traffic_class),
+			.flowi4_proto = IPPROTO_UDP,
+			.saddr = saddr,
+			.daddr = daddr,
+		};
+
+		rt = ip_route_output_key(mdev->net, &fl4);
+		if (IS_ERR(rt)) {
+			kfree_skb(skb);
+			return PTR_ERR(rt);
+		}
+		if (dst)
+			dst_cache_set_ip4(dst, &rt->dst, fl4.saddr);
+	}
+	skb_dst_set(skb, &rt->dst);
+
+	iph = skb_push(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	iph->version = 4;
+	iph->ihl = sizeof(*iph) / 4;
+	iph->tos = av->traffic_class;
+	iph->tot_len = htons(skb->len);
+	iph->frag_off = htons(IP_DF);
+	iph->ttl = av->hop_limit;
+	iph->protocol = IPPROTO_UDP;
+	iph->saddr = saddr;
+	iph->daddr = daddr;
+	__ip_select_ident(mdev->net, iph, 1);
+	ip_send_check(iph);
+	skb->protocol = htons(ETH_P_IP);
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+	mroce_tx_icrc(skb, false);
+	return ip_local_out(mdev->net, NULL, skb);
+}
+
+/* Caller disabled BH.  Consumes @skb. */
+static int mroce_tx_ipv6(struct mroce_dev *mdev, const struct mroce_av *av,
+			 struct dst_cache *dst, struct sk_buff *skb)
+{
+	struct sock *sk = mdev->mnet->sock6 ? mdev->mnet->sock6->sk : NULL;
+	struct dst_entry *d = NULL;
+	struct in6_addr saddr, daddr;
+	struct ipv6hdr *ip6h;
+
+	if (!sk || !ipv6_stub->ipv6_dst_lookup_flow) {
+		kfree_skb(skb);
+		return -EAFNOSUPPORT;
+	}
+	memcpy(&saddr, av->sgid.raw, sizeof(saddr));
+	memcpy(&daddr, av->dgid.raw, sizeof(daddr));
+	if (dst)
+		d = dst_cache_get_ip6(dst, &saddr);
+	if (!d) {
+		struct flowi6 fl6 = {
+			.flowi6_oif = mdev->ndev->ifindex,
+			.flowi6_proto = IPPROTO_UDP,
+			.saddr = saddr,
+			.daddr = daddr,
+		};
+
+		d = ipv6_stub->ipv6_dst_lookup_flow(mdev->net, sk, &fl6, NULL);
+		if (IS_ERR(d)) {
+			kfree_skb(skb);
+			return PTR_ERR(d);
+		}
+		if (dst)
+			dst_cache_set_ip6(dst, d, &fl6.saddr);
+	}
+	skb_dst_set(skb, d);
+
+	ip6h = skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6_flow_hdr(ip6h, av->traffic_class, htonl(av->flow_label));
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = av->hop_limit;
+	ip6h->saddr = saddr;
+	ip6h->daddr = daddr;
+	skb->protocol = htons(ETH_P_IPV6);
+	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
+	mroce_tx_icrc(skb, true);
+	return ip6_local_out(mdev->net, sk, skb);
+}
+
+/**
+ * mroce_tx_send() - encode the transport headers and transmit
+ * @mdev: the sending device
+ * @av: source and destination GIDs, traffic class (DSCP and ECN bits of
+ *	the IP header), hop limit and flow label
+ * @dst: route cache of the QP, or NULL to route every packet (UD)
+ * @sport: UDP source port (the flow's entropy, IBTA A17.5)
+ * @h: the headers; h->bth.pad must be mroce_padcnt() of the payload
+ * @skb: from mroce_tx_alloc(), payload written; always consumed
+ *
+ * The UDP checksum is zero, which RoCEv2 receivers accept for IPv4 and,
+ * like rdma_rxe, for IPv6 (the ICRC protects the packet).
+ * Returns 0 or a negative errno (the packet was dropped).
+ */
+int mroce_tx_send(struct mroce_dev *mdev, const struct mroce_av *av,
+		  struct dst_cache *dst, u16 sport, struct mroce_hdr *h,
+		  struct sk_buff *skb)
+{
+	struct udphdr *uh;
+	int err;
+
+	mroce_hdr_encode(skb->data, skb->len, h);
+	uh = skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh->source = htons(sport);
+	uh->dest = htons(MROCE_UDP_PORT);
+	uh->len = htons(skb->len);
+	uh->check = 0;
+
+	local_bh_disable();
+	if (av->network_type == RDMA_NETWORK_IPV6)
+		err = mroce_tx_ipv6(mdev, av, dst, skb);
+	else
+		err = mroce_tx_ipv4(mdev, av, dst, skb);
+	local_bh_enable();
+	if (err < 0)
+		return err;
+	mroce_count(mdev, MROCE_CNT_TX_PKTS);
+	return net_xmit_eval(err);
 }
 
 static struct socket *mroce_sock_open(struct net *net, struct mroce_net *mnet,

@@ -179,15 +179,20 @@ int mroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err)
 		goto err_qpn;
 	qp->cap = init->cap;
+	err = mroce_dp_qp_create(qp, init);
+	if (err)
+		goto err_rings;
 	if (udata) {
 		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
 		if (err)
-			goto err_rings;
+			goto err_dp;
 	}
 	xa_store_irq(&mdev->res.qp_xa, ibqp->qp_num, qp, GFP_KERNEL);
 	ibdev_dbg(&mdev->ibdev, "qp %u created\n", ibqp->qp_num);
 	return 0;
 
+err_dp:
+	mroce_dp_qp_destroy(qp);
 err_rings:
 	mroce_kring_free(&qp->rq);
 	mroce_kring_free(&qp->sq);
@@ -204,6 +209,7 @@ int mroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct mroce_qp *qp = to_mqp(ibqp);
 
 	xa_erase_irq(&mdev->res.qp_xa, ibqp->qp_num);
+	mroce_dp_qp_destroy(qp);
 	mroce_kring_free(&qp->rq);
 	mroce_kring_free(&qp->sq);
 	mutex_destroy(&qp->state_lock);
@@ -462,6 +468,7 @@ int mroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (cur != next)
 		ibdev_dbg(ibqp->device, "qp %u %s -> %s\n", ibqp->qp_num,
 			  mroce_qps_names[cur], mroce_qps_names[next]);
+	mroce_dp_modify(qp, cur, next, mask);
 
 	switch (next) {
 	case IB_QPS_RESET:
@@ -655,6 +662,7 @@ int mroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		*bad_wr = wr;
 	mroce_qp_kick_sq(qp);
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	mroce_dp_kick_sq(qp);
 	return err;
 }
 
@@ -716,4 +724,24 @@ int mroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	mroce_qp_kick_rq(qp);
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
 	return err;
+}
+
+/*
+ * The data path found a fatal error (IBTA 10.3.1, 9.9.3): the QP enters
+ * ERR unless the consumer reset it meanwhile.  Process context.
+ */
+void mroce_qp_error(struct mroce_qp *qp)
+{
+	enum ib_qp_state cur;
+
+	mutex_lock(&qp->state_lock);
+	cur = qp->state;
+	if (cur != IB_QPS_RESET && cur != IB_QPS_ERR) {
+		WRITE_ONCE(qp->state, IB_QPS_ERR);
+		ibdev_dbg(qp->ibqp.device, "qp %u %s -> ERR (transport error)\n",
+			  qp->ibqp.qp_num, mroce_qps_names[cur]);
+		mroce_dp_modify(qp, cur, IB_QPS_ERR, 0);
+		mroce_qp_enter_err(qp);
+	}
+	mutex_unlock(&qp->state_lock);
 }

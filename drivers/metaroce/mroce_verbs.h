@@ -114,6 +114,8 @@ struct mroce_ah {
 	struct mroce_av av;
 };
 
+struct mroce_dpqp;
+
 /**
  * struct mroce_qp - queue pair
  * @state_lock: serialises modify, query and the flushes they start
@@ -122,6 +124,7 @@ struct mroce_ah {
  * @state: current IBTA state (also read locklessly by post_* paths)
  * @attr: attributes as last set by modify_qp
  * @av: primary path
+ * @dp: data path state (mroce_dp.h)
  */
 struct mroce_qp {
 	struct ib_qp ibqp;
@@ -136,6 +139,7 @@ struct mroce_qp {
 	struct mroce_kring sq;
 	struct mroce_kring rq;
 	bool is_user;
+	struct mroce_dpqp *dp;
 };
 
 struct mroce_mr {
@@ -225,6 +229,15 @@ int mroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 int mroce_recv_ring_post(struct mroce_kring *ring, u32 max_sge,
 			 const struct ib_recv_wr *wr,
 			 const struct ib_recv_wr **bad_wr);
+
+void mroce_qp_error(struct mroce_qp *qp);
+
+/* mroce_task.c: hooks into the data path */
+int mroce_dp_qp_create(struct mroce_qp *qp, struct ib_qp_init_attr *init);
+void mroce_dp_qp_destroy(struct mroce_qp *qp);
+void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
+		     enum ib_qp_state next, int mask);
+void mroce_dp_kick_sq(struct mroce_qp *qp);
 
 /* mroce_srq.c */
 int mroce_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,

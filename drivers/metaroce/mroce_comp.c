@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Completer: processes what the responder of an RC connection sends back
+ * (ACK, NAK, RNR NAK, RDMA READ responses, atomic ACKs; IBTA 9.7.5), feeds
+ * it to the requester's window and retires send WQEs in order with their
+ * completions (IBTA 10.8.3.3).  A READ or atomic WQE completes when its
+ * response data has arrived, any other RC WQE when the window says all of
+ * its PSNs are acknowledged; a UD WQE as soon as it was sent.
+ *
+ * All functions run in the QP's task: caller holds dp->run_lock.
+ */
+#include "mroce_dp.h"
+#include "core/mroce_psn.h"
+
+/* libibverbs' IBV_WC_WITH_INV; the kernel's IB_WC_WITH_INVALIDATE differs. */
+#define MROCE_UWC_WITH_INV	(1U << 3)
+
+/*
+ * Post @cqe to @cq.  A user CQ carries libibverbs flag values, which the
+ * provider copies through unchanged.
+ */
+void mroce_cqe_post(struct mroce_cq *cq, struct metaroce_cqe *cqe,
+		    bool solicited)
+{
+	if (cq->ibcq.uobject && (cqe->wc_flags & IB_WC_WITH_INVALIDATE))
+		cqe->wc_flags = (cqe->wc_flags & ~IB_WC_WITH_INVALIDATE) |
+				MROCE_UWC_WITH_INV;
+	mroce_cq_post(cq, cqe, solicited);
+}
+
+static bool mroce_comp_signaled(struct mroce_dpqp *dp, struct mroce_swqe *s)
+{
+	return (s->wqe.send_flags & IB_SEND_SIGNALED) ||
+	       dp->qp->sq_sig_type == IB_SIGNAL_ALL_WR;
+}
+
+/*
+ * Retire the oldest WQE, with a completion when @post.  The ring is
+ * touched under qp->sq_lock and only outside ERR: in ERR the verbs layer
+ * flushes the ring from its head (mroce_qp.c), and must not see the head
+ * move under it.
+ */
+static void mroce_comp_retire(struct mroce_dpqp *dp, struct mroce_swqe *s,
+			      u8 status, bool post)
+{
+	struct mroce_qp *qp = dp->qp;
+	struct metaroce_cqe cqe = {};
+	unsigned long flags;
+
+	lockdep_assert_held(&dp->run_lock);
+	cqe.wr_id = s->wqe.wr_id;
+	cqe.status = status;
+	cqe.opcode = s->wc_opcode;
+	cqe.byte_len = s->length;
+	cqe.qp_num = qp->ibqp.qp_num;
+	cqe.port_num = 1;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	if (READ_ONCE(qp->state) != IB_QPS_ERR) {
+		if (post)
+			mroce_cqe_post(to_mcq(qp->ibqp.send_cq), &cqe, false);
+		qp->sq.head = dp->comp_idx + 1;
+		smp_store_release(&qp->sq.hdr->consumer, qp->sq.head);
+	}
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	dp->comp_idx++;
+	if (s->rd_atomic)
+		dp->rd_atomic--;
+}
+
+/**
+ * mroce_comp_complete() - retire every WQE that is finished
+ * @dp: the QP's data path
+ *
+ * A WQE that failed completes in error when it is the oldest, and the QP
+ * then goes to ERR (IBTA 10.3.1), which flushes the others.
+ */
+void mroce_comp_complete(struct mroce_dpqp *dp)
+{
+	bool rc = mroce_qp_is_rc(dp->qp);
+
+	lockdep_assert_held(&dp->run_lock);
+	while (dp->comp_idx != dp->req_max && !dp->error) {
+		struct mroce_swqe *s = mroce_swqe(dp, dp->comp_idx);
+
+		if (s->status) {
+			mroce_comp_retire(dp, s, s->status, true);
+			mroce_task_fatal(dp);
+			return;
+		}
+		if (!s->started)
+			break;
+		if (rc) {
+			u32 last = mroce_psn_add(s->first_psn, s->npsn - 1);
+
+			if (!mroce_psn_before(last, dp->win.una))
+				break;
+			if (s->rd_atomic && !s->done) {
+				/*
+				 * IBTA 9.7.5.1.x: an ACK past a READ or atomic
+				 * whose response never came means that
+				 * response was lost: ask again from it.  The
+				 * window is moved back by hand, since its
+				 * acknowledged edge passed the request.
+				 */
+				u32 psn = mroce_psn_add(s->first_psn,
+							s->rd_done);
+
+				dp->win.una = psn;
+				dp->win.nxt = psn;
+				mroce_req_rewind(dp, psn);
+				break;
+			}
+		}
+		mroce_comp_retire(dp, s, IB_WC_SUCCESS,
+				  mroce_comp_signaled(dp, s));
+	}
+}
+
+/* The oldest WQE fails with @status (retries exhausted). */
+void mroce_comp_fail(struct mroce_dpqp *dp, enum ib_wc_status status)
+{
+	lockdep_assert_held(&dp->run_lock);
+	if (dp->comp_idx == dp->req_max) {
+		mroce_task_fatal(dp);
+		return;
+	}
+	mroce_swqe(dp, dp->comp_idx)->status = status;
+	mroce_comp_complete(dp);
+}
+
+/* The started WQE whose PSNs hold @psn. */
+static struct mroce_swqe *mroce_comp_find(struct mroce_dpqp *dp, u32 psn)
+{
+	u32 idx;
+
+	for (idx = dp->comp_idx; idx != dp->req_max; idx++) {
+		struct mroce_swqe *s = mroce_swqe(dp, idx);
+
+		if (!s->started)
+			break;
+		if (s->npsn && mroce_psn_in_window(psn, s->first_psn, s->npsn))
+			return s;
+	}
+	return NULL;
+}
+
+/* IBTA 9.7.5.2.x NAK codes to completion status (IBTA 10.8.3.2 / 11.6.2). */
+static enum ib_wc_status mroce_comp_nak_status(u8 nak)
+{
+	switch (nak) {
+	case MROCE_NAK_INVALID_REQUEST:
+		return IB_WC_REM_INV_REQ_ERR;
+	case MROCE_NAK_REMOTE_ACCESS_ERROR:
+		return IB_WC_REM_ACCESS_ERR;
+	case MROCE_NAK_INVALID_RD_REQUEST:
+		return IB_WC_REM_INV_RD_REQ_ERR;
+	default:
+		return IB_WC_REM_OP_ERR;
+	}
+}
+
+/* Is a READ response opcode right for packet @k of @n (IBTA 9.7.4.1.4)? */
+static bool mroce_comp_read_pos_ok(u32 flags, u32 k, u32 n)
+{
+	if (n == 1)
+		return flags & MROCE_OPF_ONLY;
+	if (!k)
+		return flags & MROCE_OPF_FIRST;
+	if (k == n - 1)
+		return flags & MROCE_OPF_LAST;
+	return flags & MROCE_OPF_MIDDLE;
+}
+
+static void mroce_comp_read_resp(struct mroce_dpqp *dp,
+				 struct mroce_rxpkt *pkt, u64 now)
+{
+	u32 psn = pkt->hdr.bth.psn, expect, k, off, want;
+	struct mroce_reqwin_res res;
+	struct mroce_swqe *s;
+
+	s = mroce_comp_find(dp, psn);
+	if (!s || s->wqe.opcode != IB_WR_RDMA_READ || s->done) {
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
+		return;
+	}
+	expect = mroce_psn_add(s->first_psn, s->rd_done);
+	k = mroce_psn_dist(s->first_psn, psn);
+	off = k * dp->pmtu;
+	want = min(dp->pmtu, s->length - off);
+	if (psn == expect &&
+	    (pkt->lo.pay_len != want ||
+	     !mroce_comp_read_pos_ok(pkt->lo.op->flags, k, s->npsn))) {
+		/* A malformed response is dropped; the timer recovers. */
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_MALFORMED);
+		return;
+	}
+	mroce_reqwin_on_read_resp(&dp->win, psn, expect, now, &res);
+	switch (res.verdict) {
+	case MROCE_REQWIN_ACKED:
+		if (want && mroce_sge_copy(dp, mroce_swqe_sges(s),
+					   s->wqe.num_sge, off, pkt->payload,
+					   want, true))
+			s->status = IB_WC_LOC_PROT_ERR;
+		if (++s->rd_done == s->npsn)
+			s->done = true;
+		break;
+	case MROCE_REQWIN_RETRY:
+		mroce_req_rewind(dp, res.psn);
+		break;
+	case MROCE_REQWIN_RETRY_EXCEEDED:
+		mroce_comp_fail(dp, IB_WC_RETRY_EXC_ERR);
+		return;
+	default:
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
+		break;
+	}
+	mroce_comp_complete(dp);
+}
+
+/**
+ * mroce_comp_rx() - a response packet arrived for this requester
+ * @dp: the QP's data path
+ * @pkt: the checked packet (opcode with MROCE_OPF_RESP)
+ */
+void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+{
+	const struct mroce_hdr *h = &pkt->hdr;
+	u32 flags = pkt->lo.op->flags;
+	u64 now = mroce_task_now();
+	struct mroce_reqwin_res res;
+	struct mroce_swqe *s;
+
+	lockdep_assert_held(&dp->run_lock);
+	if (flags & MROCE_OPF_READ) {
+		mroce_comp_read_resp(dp, pkt, now);
+		return;
+	}
+	if (mroce_reqwin_on_aeth(&dp->win, h->bth.psn, h->aeth.syndrome, now,
+				 &res)) {
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_MALFORMED);
+		return;
+	}
+	switch (res.verdict) {
+	case MROCE_REQWIN_ACKED:
+		if (!(flags & MROCE_OPF_ATOMIC))
+			break;
+		s = mroce_comp_find(dp, h->bth.psn);
+		if (s && s->rd_atomic && s->wqe.opcode != IB_WR_RDMA_READ &&
+		    !s->done) {
+			u64 orig = h->atmack.orig;
+
+			if (mroce_sge_copy(dp, mroce_swqe_sges(s),
+					   s->wqe.num_sge, 0, &orig,
+					   sizeof(orig), true))
+				s->status = IB_WC_LOC_PROT_ERR;
+			s->done = true;
+		}
+		break;
+	case MROCE_REQWIN_RETRY:
+		mroce_req_rewind(dp, res.psn);
+		break;
+	case MROCE_REQWIN_RNR_WAIT:
+		mroce_count(dp->mdev, MROCE_CNT_RNR_WAITS);
+		mroce_req_rewind(dp, res.psn);
+		break;
+	case MROCE_REQWIN_NAK_FATAL:
+		/* Everything before the NAKed PSN was acknowledged. */
+		mroce_comp_complete(dp);
+		if (!dp->error)
+			mroce_comp_fail(dp, mroce_comp_nak_status(res.nak));
+		return;
+	case MROCE_REQWIN_RETRY_EXCEEDED:
+		mroce_comp_fail(dp, IB_WC_RETRY_EXC_ERR);
+		return;
+	case MROCE_REQWIN_RNR_EXCEEDED:
+		mroce_comp_fail(dp, IB_WC_RNR_RETRY_EXC_ERR);
+		return;
+	default:
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
+		return;
+	}
+	mroce_comp_complete(dp);
+}
+
+/* The hrtimer fired: Local ACK Timeout (IBTA 9.7.6.1.3) or RNR wait over. */
+void mroce_comp_timer(struct mroce_dpqp *dp)
+{
+	struct mroce_reqwin_res res;
+
+	lockdep_assert_held(&dp->run_lock);
+	mroce_reqwin_on_timer(&dp->win, mroce_task_now(), &res);
+	if (res.verdict == MROCE_REQWIN_RETRY)
+		mroce_req_rewind(dp, res.psn);
+	else if (res.verdict == MROCE_REQWIN_RETRY_EXCEEDED)
+		mroce_comp_fail(dp, IB_WC_RETRY_EXC_ERR);
+}

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The RoCEv2 data path of one queue pair: requester (mroce_req.c),
+ * responder (mroce_resp.c) and completer (mroce_comp.c), driven by one
+ * serialised per-QP task (mroce_task.c), over the skb helpers of
+ * mroce_net.c and the memory helpers of mroce_mem.c.
+ *
+ * Execution model and locks:
+ *  - The UDP encap hook (softirq, RCU) looks the QP up by BTH destination
+ *    QPN, queues the skb on dp->rxq (its own spinlock) and schedules
+ *    dp->work.  Nothing else happens in softirq.
+ *  - dp->work runs the responder, the completer and the requester, in that
+ *    order, under dp->run_lock (a mutex): every field below except rxq and
+ *    the atomic flags is touched only with run_lock held.  A work item never
+ *    runs concurrently with itself; the mutex only excludes modify_qp and
+ *    destroy_qp, which take it to change the state of the data path.
+ *  - dp->timer (hrtimer, transport and RNR timers) only sets a flag and
+ *    schedules dp->work.
+ *  - The data path never takes qp->state_lock.  A fatal error is reported
+ *    by scheduling dp->err_work, which moves the QP to ERR through
+ *    mroce_qp_error() (state_lock, then run_lock through the modify hook).
+ *  - Lock order: qp->state_lock > dp->run_lock > qp->sq_lock / qp->rq_lock /
+ *    srq->lock > cq->lock.  rcu_read_lock() protects MR and AH lookups
+ *    (memory regions are freed after a grace period).
+ */
+#ifndef MROCE_DP_H
+#define MROCE_DP_H
+
+#include <linux/hrtimer.h>
+#include <linux/skbuff.h>
+#include <linux/workqueue.h>
+#include <net/dst_cache.h>
+#include <rdma/ib_mad.h>
+
+#include "mroce_verbs.h"
+#include "core/mroce_hdr.h"
+#include "core/mroce_reqwin.h"
+#include "core/mroce_respwin.h"
+
+/* Packets a task handles per run before it yields the CPU. */
+#define MROCE_TASK_BUDGET	64
+/* PSNs a requester keeps in flight (go-back-N window). */
+#define MROCE_REQ_WINDOW	512
+/* Ask for an ACK at least this often inside long messages. */
+#define MROCE_REQ_ACKREQ_EVERY	32
+
+/* One send WQE as the kernel copied it out of the SQ ring. */
+struct mroce_swqe {
+	u32 first_psn;
+	u32 npsn;		/* PSNs of the whole request */
+	u32 length;		/* bytes of the message */
+	u32 rd_done;		/* READ response packets placed */
+	bool started;		/* first_psn is assigned */
+	bool rd_atomic;		/* READ or atomic: waits for response data */
+	bool done;		/* response data of a READ/atomic arrived */
+	u8 wc_opcode;
+	u8 status;		/* enum ib_wc_status to report, when failed */
+	struct metaroce_send_wqe wqe;	/* then SGEs or inline data */
+};
+
+/* Where a multi-packet message stands at the responder. */
+struct mroce_resp_msg {
+	bool have_rwqe;		/* rwqe holds a consumed receive WQE */
+	u32 rcv_off;		/* bytes placed in the receive buffers */
+	u64 wr_va;		/* RDMA WRITE: next address */
+	u32 wr_rkey;
+	u32 wr_left;		/* RDMA WRITE: bytes still announced */
+	u32 wr_len;		/* RDMA WRITE: the whole length (RETH) */
+};
+
+enum mroce_task_flags {
+	MROCE_TASK_TIMER,	/* the hrtimer fired */
+	MROCE_TASK_DEAD,	/* destroy_qp started: queue nothing more */
+};
+
+/**
+ * struct mroce_dpqp - data path state of one QP (see the header comment)
+ * @qp: the QP
+ * @mdev: its device
+ * @run_lock: serialises the task with modify_qp and destroy_qp
+ * @work: the task
+ * @err_work: moves the QP to ERR after a fatal error
+ * @timer: transport / RNR timer
+ * @rxq: received packets for this QP
+ * @flags: enum mroce_task_flags
+ * @dst: cached route of the primary path (RC)
+ * @error: a fatal error was found; the task stops until RESET
+ * @pmtu: path MTU in bytes
+ * @av: primary path (RC), copied at RTR
+ * @sport: UDP source port of the connection (RC)
+ * @dqpn: destination QP (RC)
+ * @sq_stride: bytes per element of @swqe
+ * @swqe: shadow copies of the send WQEs the requester has taken
+ * @req_idx: SQ index of the WQE being sent
+ * @req_off: bytes of it already sent (PSN offset for READ)
+ * @req_max: SQ index one past every WQE ever started
+ * @comp_idx: SQ index of the oldest uncompleted WQE (the ring's consumer)
+ * @rd_atomic: READ / atomic WQEs started and not completed
+ * @win: requester PSN window
+ * @pkts_noack: request packets sent since the last AckReq
+ * @rwin: responder PSN window
+ * @res: responder resources (max_dest_rd_atomic of them)
+ * @msg: responder message in progress
+ * @rwqe: the receive WQE it fills
+ * @rwqe_size: bytes of @rwqe
+ * @ack_pending: an ACK must be sent at the end of this run
+ * @next_psn_ud: next PSN of a UD QP
+ */
+struct mroce_dpqp {
+	struct mroce_qp *qp;
+	struct mroce_dev *mdev;
+	struct mutex run_lock;
+	struct work_struct work;
+	struct work_struct err_work;
+	struct hrtimer timer;
+	struct sk_buff_head rxq;
+	unsigned long flags;
+	struct dst_cache dst;
+
+	bool error;
+	u32 pmtu;
+	struct mroce_av av;
+	u16 sport;
+	u32 dqpn;
+
+	/* requester and completer */
+	u32 sq_stride;
+	u8 *swqe;
+	u32 req_idx;
+	u32 req_off;
+	u32 req_max;
+	u32 comp_idx;
+	u32 rd_atomic;
+	struct mroce_reqwin win;
+	u32 pkts_noack;
+	u32 next_psn_ud;
+
+	/* responder */
+	struct mroce_respwin rwin;
+	struct mroce_respwin_res *res;
+	u32 nres;
+	struct mroce_resp_msg msg;
+	struct metaroce_recv_wqe *rwqe;
+	u32 rwqe_size;
+	bool ack_pending;
+};
+
+/* A received packet, decoded by the task. */
+struct mroce_rxpkt {
+	struct sk_buff *skb;
+	struct mroce_hdr hdr;
+	struct mroce_hdr_layout lo;
+	u8 *payload;
+	bool ipv6;
+};
+
+static inline struct mroce_swqe *mroce_swqe(struct mroce_dpqp *dp, u32 idx)
+{
+	return (struct mroce_swqe *)(dp->swqe +
+		(size_t)(idx & (dp->qp->sq.num - 1)) * dp->sq_stride);
+}
+
+/* The copy of the ring entry: WQE header, then SGEs or inline data. */
+static inline void *mroce_swqe_entry(struct mroce_swqe *s)
+{
+	return (u8 *)s + offsetof(struct mroce_swqe, wqe);
+}
+
+static inline struct metaroce_sge *mroce_swqe_sges(struct mroce_swqe *s)
+{
+	return mroce_swqe_entry(s) + sizeof(struct metaroce_send_wqe);
+}
+
+static inline u8 *mroce_swqe_inline(struct mroce_swqe *s)
+{
+	return mroce_swqe_entry(s) + sizeof(struct metaroce_send_wqe);
+}
+
+static inline bool mroce_qp_is_rc(const struct mroce_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_RC;
+}
+
+/* mroce_task.c */
+void mroce_task_schedule(struct mroce_dpqp *dp);
+void mroce_task_fatal(struct mroce_dpqp *dp);
+u64 mroce_task_now(void);
+void mroce_task_rx(struct mroce_dev *mdev, struct sk_buff *skb);
+
+/* IBTA 9.2: payload is padded to a multiple of four bytes. */
+static inline u8 mroce_padcnt(u32 len)
+{
+	return -len & 3;
+}
+
+/* mroce_net.c: transmit */
+struct sk_buff *mroce_tx_alloc(struct mroce_dev *mdev, const struct mroce_av *av,
+			       u8 opcode, u32 plen, u8 **payload);
+int mroce_tx_send(struct mroce_dev *mdev, const struct mroce_av *av,
+		  struct dst_cache *dst, u16 sport, struct mroce_hdr *h,
+		  struct sk_buff *skb);
+
+/* mroce_mem.c */
+int mroce_sge_copy(struct mroce_dpqp *dp, const struct metaroce_sge *sge,
+		   u32 nsge, u32 off, void *buf, u32 len, bool to_mem);
+u32 mroce_sge_total(const struct metaroce_sge *sge, u32 nsge);
+int mroce_rkey_copy(struct mroce_dpqp *dp, u32 rkey, u64 va, void *buf,
+		    u32 len, int access, bool to_mem);
+int mroce_rkey_check(struct mroce_dpqp *dp, u32 rkey, u64 va, u32 len,
+		     int access);
+int mroce_rkey_atomic(struct mroce_dpqp *dp, u32 rkey, u64 va, bool cmp_swap,
+		      u64 compare_add, u64 swap, u64 *orig);
+
+/* mroce_req.c */
+void mroce_req_run(struct mroce_dpqp *dp, int *budget);
+void mroce_req_rewind(struct mroce_dpqp *dp, u32 psn);
+void mroce_req_reset(struct mroce_dpqp *dp);
+void mroce_req_start(struct mroce_dpqp *dp);
+int mroce_req_init(struct mroce_dpqp *dp);
+void mroce_req_fini(struct mroce_dpqp *dp);
+
+/* mroce_resp.c */
+void mroce_resp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
+void mroce_resp_flush_acks(struct mroce_dpqp *dp);
+void mroce_resp_reset(struct mroce_dpqp *dp);
+void mroce_resp_flush(struct mroce_dpqp *dp);
+int mroce_resp_init(struct mroce_dpqp *dp, struct ib_qp_init_attr *init);
+void mroce_resp_fini(struct mroce_dpqp *dp);
+void mroce_resp_start(struct mroce_dpqp *dp);
+
+/* mroce_comp.c */
+void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
+void mroce_comp_timer(struct mroce_dpqp *dp);
+void mroce_comp_complete(struct mroce_dpqp *dp);
+void mroce_comp_fail(struct mroce_dpqp *dp, enum ib_wc_status status);
+void mroce_cqe_post(struct mroce_cq *cq, struct metaroce_cqe *cqe,
+		    bool solicited);
+
+#endif /* MROCE_DP_H */

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Memory access of the data path: every transfer between a packet and a
+ * memory region goes through here, and every one is checked first
+ * (IBTA 10.6.3 and 9.7.5.2.x: key, protection domain, access rights and
+ * bounds), so no packet can reach memory outside the region it names.
+ *
+ * Lookups run under rcu_read_lock(): mroce_dereg_mr() unpublishes a region
+ * and waits for a grace period before it unpins the pages, so a region found
+ * here stays usable until rcu_read_unlock().  Copies to and from user
+ * memory walk the pinned pages of the ib_umem (kmap_atomic inside the
+ * sg_miter helpers), which is allowed in an RCU read-side section.
+ */
+#include <linux/highmem.h>
+#include <linux/scatterlist.h>
+
+#include "mroce_dp.h"
+
+/* Atomics of all QPs on one location must not interleave (IBTA 9.4.5). */
+static DEFINE_SPINLOCK(mroce_atomic_lock);
+
+/*
+ * The region @key names, if @pd owns it, it grants @access and
+ * [@va, @va + @len) lies inside it.  Caller holds rcu_read_lock().
+ */
+static struct mroce_mr *mroce_mr_lookup(struct mroce_dpqp *dp, u32 key,
+					bool remote, int access, u64 va,
+					u64 len)
+{
+	struct mroce_mr *mr;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "mroce_mr_lookup without RCU");
+	mr = xa_load(&dp->mdev->res.mr_xa, key >> 8);
+	if (!mr)
+		return NULL;
+	if ((remote ? mr->ibmr.rkey : mr->ibmr.lkey) != key)
+		return NULL;
+	if (mr->ibmr.pd != dp->qp->ibqp.pd)
+		return NULL;
+	if ((mr->access & access) != access)
+		return NULL;
+	if (va < mr->ibmr.iova || len > mr->ibmr.length ||
+	    va - mr->ibmr.iova > mr->ibmr.length - len)
+		return NULL;
+	return mr;
+}
+
+/* Copy between @buf and a checked range of @mr.  Caller holds RCU. */
+static int mroce_mr_xfer(struct mroce_mr *mr, u64 va, void *buf, u32 len,
+			 bool to_mem)
+{
+	struct sg_table *sgt;
+	size_t off, n;
+
+	if (!mr->umem) {
+		/* DMA MR: kernel consumers pass kernel virtual addresses. */
+		void *p = (void *)(uintptr_t)va;
+
+		if (to_mem)
+			memcpy(p, buf, len);
+		else
+			memcpy(buf, p, len);
+		return 0;
+	}
+	sgt = &mr->umem->sgt_append.sgt;
+	off = va - mr->ibmr.iova + ib_umem_offset(mr->umem);
+	if (to_mem)
+		n = sg_pcopy_from_buffer(sgt->sgl, sgt->orig_nents, buf, len,
+					 off);
+	else
+		n = sg_pcopy_to_buffer(sgt->sgl, sgt->orig_nents, buf, len,
+				       off);
+	return n == len ? 0 : -EFAULT;
+}
+
+u32 mroce_sge_total(const struct metaroce_sge *sge, u32 nsge)
+{
+	u64 total = 0;
+	u32 i;
+
+	for (i = 0; i < nsge; i++)
+		total += sge[i].length;
+	return total > U32_MAX ? U32_MAX : total;
+}
+
+/**
+ * mroce_sge_copy() - move bytes between a buffer and a local SGE list
+ * @dp: the QP (its PD must own the regions)
+ * @sge: the list, already copied out of the shared ring
+ * @nsge: entries of @sge
+ * @off: byte offset into the list
+ * @buf: the other side of the copy
+ * @len: bytes
+ * @to_mem: write into the SGEs (needs IB_ACCESS_LOCAL_WRITE) or read them
+ *
+ * Return: 0; -EACCES if a key, PD, right or bound check fails (IBTA local
+ * protection error); -EMSGSIZE if the list is shorter than @off + @len.
+ */
+int mroce_sge_copy(struct mroce_dpqp *dp, const struct metaroce_sge *sge,
+		   u32 nsge, u32 off, void *buf, u32 len, bool to_mem)
+{
+	int access = to_mem ? IB_ACCESS_LOCAL_WRITE : 0;
+	u8 *p = buf;
+	int err = 0;
+	u32 i;
+
+	rcu_read_lock();
+	for (i = 0; i < nsge && len; i++) {
+		struct mroce_mr *mr;
+		u32 n;
+
+		if (off >= sge[i].length) {
+			off -= sge[i].length;
+			continue;
+		}
+		n = min(len, sge[i].length - off);
+		mr = mroce_mr_lookup(dp, sge[i].lkey, false, access,
+				     sge[i].addr + off, n);
+		if (!mr) {
+			err = -EACCES;
+			break;
+		}
+		err = mroce_mr_xfer(mr, sge[i].addr + off, p, n, to_mem);
+		if (err)
+			break;
+		p += n;
+		len -= n;
+		off = 0;
+	}
+	rcu_read_unlock();
+	if (!err && len)
+		err = -EMSGSIZE;
+	return err;
+}
+
+/*
+ * Check that @rkey grants @access to [@va, @va + @len).  A zero-length
+ * access checks nothing (IBTA 9.7.4.1.5: no R_Key validation then).
+ */
+int mroce_rkey_check(struct mroce_dpqp *dp, u32 rkey, u64 va, u32 len,
+		     int access)
+{
+	bool ok;
+
+	if (!len)
+		return 0;
+	rcu_read_lock();
+	ok = mroce_mr_lookup(dp, rkey, true, access, va, len);
+	rcu_read_unlock();
+	return ok ? 0 : -EACCES;
+}
+
+/* As mroce_rkey_check(), then copy; -EACCES on a failed check. */
+int mroce_rkey_copy(struct mroce_dpqp *dp, u32 rkey, u64 va, void *buf,
+		    u32 len, int access, bool to_mem)
+{
+	struct mroce_mr *mr;
+	int err;
+
+	if (!len)
+		return 0;
+	rcu_read_lock();
+	mr = mroce_mr_lookup(dp, rkey, true, access, va, len);
+	err = mr ? mroce_mr_xfer(mr, va, buf, len, to_mem) : -EACCES;
+	rcu_read_unlock();
+	return err;
+}
+
+/*
+ * The page and offset of byte @off of a user region.  Caller holds RCU.
+ */
+static struct page *mroce_umem_page(struct ib_umem *umem, size_t off,
+				    unsigned int *poff)
+{
+	struct sg_table *sgt = &umem->sgt_append.sgt;
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sg(sgt->sgl, sg, sgt->orig_nents, i) {
+		if (off < sg->length) {
+			off += sg->offset;
+			*poff = offset_in_page(off);
+			return nth_page(sg_page(sg), off >> PAGE_SHIFT);
+		}
+		off -= sg->length;
+	}
+	return NULL;
+}
+
+/**
+ * mroce_rkey_atomic() - execute an atomic request (IBTA 9.4.5)
+ * @dp: the responder's QP
+ * @rkey: R_Key of the AtomicETH
+ * @va: its virtual address, 8-byte aligned (checked by the caller)
+ * @cmp_swap: CmpSwap (else FetchAdd)
+ * @compare_add: compare value, or the addend
+ * @swap: swap value
+ * @orig: the value found in memory
+ *
+ * Return: 0, -EACCES on a failed check, -EINVAL when the location is not
+ * aligned in the pinned pages.
+ */
+int mroce_rkey_atomic(struct mroce_dpqp *dp, u32 rkey, u64 va, bool cmp_swap,
+		      u64 compare_add, u64 swap, u64 *orig)
+{
+	unsigned int poff = 0;
+	struct page *page = NULL;
+	struct mroce_mr *mr;
+	u64 *p = NULL;
+	int err = 0;
+
+	rcu_read_lock();
+	mr = mroce_mr_lookup(dp, rkey, true, IB_ACCESS_REMOTE_ATOMIC, va,
+			     sizeof(u64));
+	if (!mr) {
+		err = -EACCES;
+		goto out;
+	}
+	if (mr->umem) {
+		page = mroce_umem_page(mr->umem, va - mr->ibmr.iova +
+				       ib_umem_offset(mr->umem), &poff);
+		if (!page || poff & 7) {
+			err = -EINVAL;
+			goto out;
+		}
+	} else {
+		p = (u64 *)(uintptr_t)va;
+	}
+
+	spin_lock_bh(&mroce_atomic_lock);
+	if (page)
+		p = kmap_local_page(page) + poff;
+	*orig = READ_ONCE(*p);
+	if (!cmp_swap)
+		WRITE_ONCE(*p, *orig + compare_add);
+	else if (*orig == compare_add)
+		WRITE_ONCE(*p, swap);
+	if (page)
+		kunmap_local(p);
+	spin_unlock_bh(&mroce_atomic_lock);
+out:
+	rcu_read_unlock();
+	return err;
+}

@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Requester: takes send WQEs out of the SQ ring, splits messages into
+ * path-MTU packets (IBTA 9.7.2), numbers them with the core's go-back-N
+ * window (mroce_reqwin) and transmits them.  UD sends (IBTA 9.8) go out as
+ * single packets and complete at once.
+ *
+ * WQEs are copied out of the ring into dp->swqe before they are used, so
+ * a provider that rewrites a posted entry cannot change a request that is in
+ * flight.  The ring's consumer index only moves when the completer retires
+ * a WQE, so the slot of every outstanding WQE stays reserved.
+ *
+ * Indices (free-running, like the ring's):
+ *	comp_idx ........ req_idx ........ req_max ........ producer
+ *	oldest outstanding  being (re)sent   next new WQE      posted
+ * Going back N moves req_idx (and req_off inside it) back to the WQE of the
+ * PSN to resend; WQEs keep the PSNs they were given on first transmission.
+ *
+ * All functions run in the QP's task: caller holds dp->run_lock.
+ */
+#include "mroce_dp.h"
+#include "core/mroce_psn.h"
+
+int mroce_req_init(struct mroce_dpqp *dp)
+{
+	struct mroce_kring *sq = &dp->qp->sq;
+
+	dp->sq_stride = ALIGN(offsetof(struct mroce_swqe, wqe) +
+			      sq->entry_size, 8);
+	dp->swqe = kvcalloc(sq->num, dp->sq_stride, GFP_KERNEL);
+	return dp->swqe ? 0 : -ENOMEM;
+}
+
+void mroce_req_fini(struct mroce_dpqp *dp)
+{
+	kvfree(dp->swqe);
+	dp->swqe = NULL;
+}
+
+void mroce_req_reset(struct mroce_dpqp *dp)
+{
+	lockdep_assert_held(&dp->run_lock);
+	dp->req_idx = 0;
+	dp->req_off = 0;
+	dp->req_max = 0;
+	dp->comp_idx = 0;
+	dp->rd_atomic = 0;
+	dp->pkts_noack = 0;
+	memset(&dp->win, 0, sizeof(dp->win));
+}
+
+/* RTR to RTS: the requester starts at sq_psn (IBTA 10.3.1, table 91). */
+void mroce_req_start(struct mroce_dpqp *dp)
+{
+	const struct ib_qp_attr *a = &dp->qp->attr;
+	struct mroce_reqwin_cfg cfg = {
+		.psn = a->sq_psn,
+		.wnd = MROCE_REQ_WINDOW,
+		.retry_cnt = a->retry_cnt,
+		.rnr_retry = a->rnr_retry,
+		.timeout = a->timeout,
+	};
+
+	lockdep_assert_held(&dp->run_lock);
+	mroce_reqwin_init(&dp->win, &cfg);
+	dp->next_psn_ud = a->sq_psn;
+	dp->req_idx = dp->qp->sq.head;
+	dp->req_max = dp->req_idx;
+	dp->comp_idx = dp->req_idx;
+	dp->req_off = 0;
+	dp->rd_atomic = 0;
+	dp->pkts_noack = 0;
+}
+
+/*
+ * Check a WQE copied from the ring and derive what the requester needs.
+ * Returns IB_WC_SUCCESS or the status it completes with.
+ */
+static u8 mroce_req_validate(struct mroce_dpqp *dp, struct mroce_swqe *s)
+{
+	const struct metaroce_send_wqe *w = &s->wqe;
+	struct mroce_qp *qp = dp->qp;
+	u32 room = qp->sq.entry_size - sizeof(*w);
+	bool rc = mroce_qp_is_rc(qp);
+	u64 len;
+
+	s->rd_atomic = false;
+	s->npsn = 1;
+	s->length = 0;
+	switch (w->opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+		s->wc_opcode = IB_WC_SEND;
+		break;
+	case IB_WR_SEND_WITH_INV:
+		s->wc_opcode = IB_WC_SEND;
+		if (!rc)
+			return IB_WC_LOC_QP_OP_ERR;
+		break;
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		s->wc_opcode = IB_WC_RDMA_WRITE;
+		if (!rc)
+			return IB_WC_LOC_QP_OP_ERR;
+		break;
+	case IB_WR_RDMA_READ:
+		s->wc_opcode = IB_WC_RDMA_READ;
+		s->rd_atomic = true;
+		if (!rc)
+			return IB_WC_LOC_QP_OP_ERR;
+		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		s->wc_opcode = w->opcode == IB_WR_ATOMIC_CMP_AND_SWP ?
+			       IB_WC_COMP_SWAP : IB_WC_FETCH_ADD;
+		s->rd_atomic = true;
+		if (!rc)
+			return IB_WC_LOC_QP_OP_ERR;
+		break;
+	default:
+		s->wc_opcode = IB_WC_SEND;
+		return IB_WC_LOC_QP_OP_ERR;
+	}
+
+	if (w->send_flags & IB_SEND_INLINE) {
+		if (s->rd_atomic || w->inline_len > room ||
+		    w->inline_len > qp->cap.max_inline_data)
+			return IB_WC_LOC_QP_OP_ERR;
+		len = w->inline_len;
+	} else {
+		if (w->num_sge > qp->cap.max_send_sge ||
+		    w->num_sge > room / sizeof(struct metaroce_sge))
+			return IB_WC_LOC_QP_OP_ERR;
+		len = mroce_sge_total(mroce_swqe_sges(s), w->num_sge);
+	}
+	if (len > MROCE_MAX_MSG_SIZE)
+		return IB_WC_LOC_LEN_ERR;
+	s->length = len;
+
+	if (!rc) {
+		/* IBTA 9.8.2: a UD message is one packet. */
+		return len > dp->pmtu ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
+	}
+	if (w->opcode == IB_WR_RDMA_READ) {
+		s->npsn = mroce_read_npsn(len, dp->pmtu);
+	} else if (s->rd_atomic) {
+		/* The original value lands in the first 8 bytes (IBTA 9.4.5). */
+		if (len < sizeof(u64))
+			return IB_WC_LOC_LEN_ERR;
+		s->length = sizeof(u64);
+	} else {
+		s->npsn = max_t(u32, 1, DIV_ROUND_UP(len, dp->pmtu));
+	}
+	return IB_WC_SUCCESS;
+}
+
+/*
+ * Copy the WQE at req_max out of the SQ ring.  Returns 1 when there was
+ * one, 0 when the ring is empty, -EINVAL when the producer index is broken.
+ */
+static int mroce_req_fetch(struct mroce_dpqp *dp, struct mroce_swqe *s)
+{
+	struct mroce_kring *sq = &dp->qp->sq;
+	u32 prod = smp_load_acquire(&sq->hdr->producer);
+
+	if (prod == dp->req_max)
+		return 0;
+	if (prod - dp->comp_idx > sq->num)
+		return -EINVAL;
+	/* The WQE and its SGEs or inline data: a whole ring entry. */
+	memcpy(mroce_swqe_entry(s), mroce_kring_slot(sq, dp->req_max),
+	       sq->entry_size);
+	s->started = false;
+	s->done = false;
+	s->rd_done = 0;
+	s->status = mroce_req_validate(dp, s);
+	return 1;
+}
+
+/*
+ * A WQE that never went out failed: it completes in error once every
+ * earlier WQE has completed (IBTA 10.8.3.3: completions in order).
+ */
+static void mroce_req_fail_new(struct mroce_dpqp *dp, struct mroce_swqe *s,
+			       u8 status)
+{
+	s->status = status;
+	s->started = true;
+	s->npsn = 0;
+	s->rd_atomic = false;
+	if (dp->req_idx == dp->req_max)
+		dp->req_max++;
+	dp->req_idx = dp->req_max;
+	dp->req_off = 0;
+	mroce_comp_complete(dp);
+}
+
+/* IBTA 9.2 Table 35: the opcode of one packet of a SEND or WRITE. */
+static u8 mroce_req_opcode(u32 wr, bool first, bool last)
+{
+	static const u8 ops[][4] = {
+		/* only, first, middle, last */
+		[IB_WR_SEND] = { MROCE_OP_RC_SEND_ONLY, MROCE_OP_RC_SEND_FIRST,
+				 MROCE_OP_RC_SEND_MIDDLE,
+				 MROCE_OP_RC_SEND_LAST },
+		[IB_WR_SEND_WITH_IMM] = {
+			MROCE_OP_RC_SEND_ONLY_WITH_IMMEDIATE,
+			MROCE_OP_RC_SEND_FIRST, MROCE_OP_RC_SEND_MIDDLE,
+			MROCE_OP_RC_SEND_LAST_WITH_IMMEDIATE },
+		[IB_WR_SEND_WITH_INV] = {
+			MROCE_OP_RC_SEND_ONLY_WITH_INVALIDATE,
+			MROCE_OP_RC_SEND_FIRST, MROCE_OP_RC_SEND_MIDDLE,
+			MROCE_OP_RC_SEND_LAST_WITH_INVALIDATE },
+		[IB_WR_RDMA_WRITE] = {
+			MROCE_OP_RC_RDMA_WRITE_ONLY,
+			MROCE_OP_RC_RDMA_WRITE_FIRST,
+			MROCE_OP_RC_RDMA_WRITE_MIDDLE,
+			MROCE_OP_RC_RDMA_WRITE_LAST },
+		[IB_WR_RDMA_WRITE_WITH_IMM] = {
+			MROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE,
+			MROCE_OP_RC_RDMA_WRITE_FIRST,
+			MROCE_OP_RC_RDMA_WRITE_MIDDLE,
+			MROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE },
+	};
+	unsigned int pos = first ? (last ? 0 : 1) : (last ? 3 : 2);
+
+	return ops[wr][pos];
+}
+
+/* Put the payload of bytes [off, off + len) of @s at @p. */
+static int mroce_req_gather(struct mroce_dpqp *dp, struct mroce_swqe *s,
+			    u32 off, u8 *p, u32 len)
+{
+	if (!len)
+		return 0;
+	if (s->wqe.send_flags & IB_SEND_INLINE) {
+		memcpy(p, mroce_swqe_inline(s) + off, len);
+		return 0;
+	}
+	return mroce_sge_copy(dp, mroce_swqe_sges(s), s->wqe.num_sge, off, p,
+			      len, false);
+}
+
+static u8 mroce_req_copy_status(int err)
+{
+	return err == -EACCES ? IB_WC_LOC_PROT_ERR : IB_WC_LOC_LEN_ERR;
+}
+
+/* Send the next packet of RC WQE @s.  0, or -EAGAIN to stop for now. */
+static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
+{
+	const struct metaroce_send_wqe *w = &s->wqe;
+	bool start = dp->req_idx == dp->req_max;
+	struct mroce_hdr h = {};
+	u64 now = mroce_task_now();
+	bool first, last, ackreq;
+	u32 npsn = 1, plen = 0;
+	struct sk_buff *skb;
+	u8 *payload;
+	u32 psn;
+	int err;
+
+	if (s->status)
+		return -EAGAIN;
+	switch (w->opcode) {
+	case IB_WR_RDMA_READ:
+		/* A resent READ asks only for what is missing (o9-30). */
+		npsn = mroce_read_npsn(s->length - dp->req_off, dp->pmtu);
+		h.bth.opcode = MROCE_OP_RC_RDMA_READ_REQUEST;
+		h.reth.va = w->wr.rdma.remote_addr + dp->req_off;
+		h.reth.rkey = w->wr.rdma.rkey;
+		h.reth.len = s->length - dp->req_off;
+		first = true;
+		last = true;
+		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		h.bth.opcode = w->opcode == IB_WR_ATOMIC_CMP_AND_SWP ?
+			       MROCE_OP_RC_COMPARE_SWAP : MROCE_OP_RC_FETCH_ADD;
+		h.atmeth.va = w->wr.atomic.remote_addr;
+		h.atmeth.rkey = w->wr.atomic.rkey;
+		if (w->opcode == IB_WR_ATOMIC_CMP_AND_SWP) {
+			h.atmeth.swap_add = w->wr.atomic.swap;
+			h.atmeth.compare = w->wr.atomic.compare_add;
+		} else {
+			h.atmeth.swap_add = w->wr.atomic.compare_add;
+		}
+		first = true;
+		last = true;
+		break;
+	default:
+		plen = min(dp->pmtu, s->length - dp->req_off);
+		first = !dp->req_off;
+		last = dp->req_off + plen == s->length;
+		h.bth.opcode = mroce_req_opcode(w->opcode, first, last);
+		if (first && (w->opcode == IB_WR_RDMA_WRITE ||
+			      w->opcode == IB_WR_RDMA_WRITE_WITH_IMM)) {
+			h.reth.va = w->wr.rdma.remote_addr;
+			h.reth.rkey = w->wr.rdma.rkey;
+			h.reth.len = s->length;
+		}
+		if (w->opcode == IB_WR_SEND_WITH_INV)
+			h.ieth_rkey = w->ex;
+		else
+			h.imm = be32_to_cpu((__force __be32)w->ex);
+		h.bth.se = last && (w->send_flags & IB_SEND_SOLICITED);
+		break;
+	}
+	if (!mroce_reqwin_can_send(&dp->win, npsn, now))
+		return -EAGAIN;
+
+	skb = mroce_tx_alloc(dp->mdev, &dp->av, h.bth.opcode, plen, &payload);
+	if (!skb)
+		return -ENOMEM;
+	err = mroce_req_gather(dp, s, dp->req_off, payload, plen);
+	if (err) {
+		kfree_skb(skb);
+		if (start) {
+			mroce_req_fail_new(dp, s, mroce_req_copy_status(err));
+		} else {
+			s->status = mroce_req_copy_status(err);
+			mroce_comp_complete(dp);
+		}
+		return -EAGAIN;
+	}
+
+	mroce_reqwin_sent(&dp->win, npsn, now, &psn);
+	if (start) {
+		s->first_psn = psn;
+		s->started = true;
+		dp->req_max++;
+		if (s->rd_atomic)
+			dp->rd_atomic++;
+	}
+	/*
+	 * Ask for an ACK at the end of each message and regularly inside
+	 * long ones, so the responder can coalesce the rest (IBTA 9.7.4.1.x).
+	 */
+	ackreq = last || ++dp->pkts_noack >= MROCE_REQ_ACKREQ_EVERY ||
+		 mroce_reqwin_inflight(&dp->win) + MROCE_REQ_ACKREQ_EVERY >=
+		 dp->win.wnd;
+	if (ackreq)
+		dp->pkts_noack = 0;
+	h.bth.ackreq = ackreq;
+	h.bth.psn = psn;
+	h.bth.dqpn = dp->dqpn;
+	h.bth.pkey = IB_DEFAULT_PKEY_FULL;
+	h.bth.pad = mroce_padcnt(plen);
+	mroce_tx_send(dp->mdev, &dp->av, &dp->dst, dp->sport, &h, skb);
+
+	if (last) {
+		dp->req_idx++;
+		dp->req_off = 0;
+	} else {
+		dp->req_off += plen;
+	}
+	return 0;
+}
+
+/* Send UD WQE @s (IBTA 9.8): one packet, complete at once. */
+static int mroce_req_send_ud(struct mroce_dpqp *dp, struct mroce_swqe *s)
+{
+	const struct metaroce_send_wqe *w = &s->wqe;
+	struct mroce_qp *qp = dp->qp;
+	struct xarray *ah_xa = &dp->mdev->res.ah_xa;
+	struct mroce_hdr h = {};
+	struct sk_buff *skb;
+	struct mroce_ah *ah;
+	struct mroce_av av;
+	unsigned long flags;
+	bool found = false;
+	u8 *payload;
+	int err;
+
+	/* destroy_ah erases under the same lock: the AH cannot go away. */
+	xa_lock_irqsave(ah_xa, flags);
+	ah = xa_load(ah_xa, w->wr.ud.ah_num);
+	if (ah && ah->ibah.pd == qp->ibqp.pd) {
+		av = ah->av;
+		found = true;
+	}
+	xa_unlock_irqrestore(ah_xa, flags);
+	if (!found) {
+		mroce_req_fail_new(dp, s, IB_WC_LOC_QP_OP_ERR);
+		return -EAGAIN;
+	}
+
+	h.bth.opcode = w->opcode == IB_WR_SEND_WITH_IMM ?
+		       MROCE_OP_UD_SEND_ONLY_WITH_IMMEDIATE :
+		       MROCE_OP_UD_SEND_ONLY;
+	skb = mroce_tx_alloc(dp->mdev, &av, h.bth.opcode, s->length, &payload);
+	if (!skb)
+		return -ENOMEM;
+	err = mroce_req_gather(dp, s, 0, payload, s->length);
+	if (err) {
+		kfree_skb(skb);
+		mroce_req_fail_new(dp, s, mroce_req_copy_status(err));
+		return -EAGAIN;
+	}
+	h.bth.se = !!(w->send_flags & IB_SEND_SOLICITED);
+	h.bth.pkey = IB_DEFAULT_PKEY_FULL;
+	h.bth.dqpn = w->wr.ud.remote_qpn & MROCE_QPN_MASK;
+	h.bth.psn = dp->next_psn_ud;
+	h.bth.pad = mroce_padcnt(s->length);
+	dp->next_psn_ud = mroce_psn_add(dp->next_psn_ud, 1);
+	/* IBTA 10.2.4: a Q_Key with the high bit set means the QP's own. */
+	h.deth.qkey = (w->wr.ud.remote_qkey & 0x80000000) ? qp->attr.qkey :
+		      w->wr.ud.remote_qkey;
+	h.deth.sqpn = qp->ibqp.qp_num;
+	h.imm = be32_to_cpu((__force __be32)w->ex);
+	mroce_tx_send(dp->mdev, &av, NULL,
+		      rdma_get_udp_sport(av.flow_label, qp->ibqp.qp_num,
+					 h.bth.dqpn),
+		      &h, skb);
+
+	s->first_psn = h.bth.psn;
+	s->started = true;
+	s->done = true;
+	dp->req_max++;
+	dp->req_idx++;
+	mroce_comp_complete(dp);
+	return 0;
+}
+
+/**
+ * mroce_req_run() - send what the SQ and the window allow
+ * @dp: the QP's data path
+ * @budget: packets this run may still send; decremented
+ *
+ * Stops when the SQ is empty, the window or the READ/atomic limit
+ * (max_rd_atomic, IBTA 9.7.4.1.x) is full, a fenced WQE waits for earlier
+ * READs and atomics (IBTA 10.8.3.3), in SQD (no new WQE starts), or on
+ * a fatal error.  Caller holds dp->run_lock.
+ */
+void mroce_req_run(struct mroce_dpqp *dp, int *budget)
+{
+	struct mroce_qp *qp = dp->qp;
+	bool sqd = READ_ONCE(qp->state) == IB_QPS_SQD;
+	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
+	int err;
+
+	lockdep_assert_held(&dp->run_lock);
+	while (*budget > 0 && !dp->error) {
+		struct mroce_swqe *s = mroce_swqe(dp, dp->req_idx);
+
+		if (dp->req_idx == dp->req_max) {
+			if (sqd)
+				break;
+			err = mroce_req_fetch(dp, s);
+			if (err < 0) {
+				/* The provider broke its producer index. */
+				mroce_task_fatal(dp);
+				break;
+			}
+			if (!err)
+				break;
+			if (s->status) {
+				mroce_req_fail_new(dp, s, s->status);
+				break;
+			}
+			if ((s->wqe.send_flags & IB_SEND_FENCE) && dp->rd_atomic)
+				break;
+			if (s->rd_atomic && dp->rd_atomic >= max_rd)
+				break;
+		}
+		if (mroce_qp_is_rc(qp))
+			err = mroce_req_send_rc(dp, s);
+		else
+			err = mroce_req_send_ud(dp, s);
+		if (err == -ENOMEM) {
+			/* Out of skbs: try again from a fresh run. */
+			*budget = 0;
+			break;
+		}
+		if (err)
+			break;
+		(*budget)--;
+	}
+}
+
+/**
+ * mroce_req_rewind() - go back N: resend from @psn (IBTA 9.7.5.2.1)
+ * @dp: the QP's data path
+ * @psn: first PSN to send again
+ *
+ * Every WQE from the one holding @psn on is sent again with the PSNs it
+ * had; READs after it will receive all their responses again.
+ */
+void mroce_req_rewind(struct mroce_dpqp *dp, u32 psn)
+{
+	bool found = false;
+	u32 idx;
+
+	lockdep_assert_held(&dp->run_lock);
+	for (idx = dp->comp_idx; idx != dp->req_max; idx++) {
+		struct mroce_swqe *s = mroce_swqe(dp, idx);
+		bool read = s->wqe.opcode == IB_WR_RDMA_READ;
+		u32 k;
+
+		if (!s->started || !s->npsn)
+			continue;
+		if (found) {
+			if (read) {
+				s->rd_done = 0;
+				s->done = false;
+			}
+			continue;
+		}
+		if (!mroce_psn_in_window(psn, s->first_psn, s->npsn))
+			continue;
+		k = mroce_psn_dist(s->first_psn, psn);
+		dp->req_idx = idx;
+		dp->req_off = s->rd_atomic && !read ? 0 : k * dp->pmtu;
+		if (read) {
+			s->rd_done = k;
+			s->done = false;
+		}
+		found = true;
+	}
+	if (!found) {
+		dp->req_idx = dp->req_max;
+		dp->req_off = 0;
+	}
+	dp->pkts_noack = 0;
+	mroce_count(dp->mdev, MROCE_CNT_RETRIES);
+}

@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Responder: executes the requests an RC peer sends (IBTA 9.7.4 responder
+ * side, 9.7.5 ACK generation) and places UD sends (IBTA 9.8).
+ *
+ *  - PSN checks, duplicates and the READ/atomic resources are the core's
+ *    mroce_respwin; this file does the memory side of each request.
+ *  - SEND places into receive WQEs taken from the RQ or the SRQ (copied out
+ *    of the ring first); none posted is an RNR NAK with the QP's
+ *    min_rnr_timer (IBTA 9.7.5.2.8).
+ *  - ACKs are coalesced: a request with AckReq only marks an ACK pending,
+ *    and one ACK for the newest in-order PSN goes out at the end of the
+ *    task's run or before any other response (IBTA 9.7.5.1.x).
+ *  - Errors the IBTA classes as responder errors (9.9.3.1.2: invalid
+ *    request, remote access, remote operation) are NAKed with the PSN of
+ *    the failing request, complete the receive WQE in progress in error and
+ *    move the QP to ERR.
+ *
+ * All functions run in the QP's task: caller holds dp->run_lock.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+
+#include "mroce_dp.h"
+#include "core/mroce_psn.h"
+
+int mroce_resp_init(struct mroce_dpqp *dp, struct ib_qp_init_attr *init)
+{
+	u32 esz = init->srq ? to_msrq(init->srq)->ring.entry_size :
+			      dp->qp->rq.entry_size;
+
+	dp->rwqe_size = max_t(u32, esz, sizeof(struct metaroce_recv_wqe));
+	dp->rwqe = kzalloc(dp->rwqe_size, GFP_KERNEL);
+	if (!dp->rwqe)
+		return -ENOMEM;
+	if (init->qp_type != IB_QPT_RC)
+		return 0;
+	dp->nres = MROCE_MAX_RD_ATOMIC;
+	dp->res = kcalloc(dp->nres, sizeof(*dp->res), GFP_KERNEL);
+	if (!dp->res) {
+		kfree(dp->rwqe);
+		dp->rwqe = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void mroce_resp_fini(struct mroce_dpqp *dp)
+{
+	kfree(dp->res);
+	kfree(dp->rwqe);
+}
+
+void mroce_resp_reset(struct mroce_dpqp *dp)
+{
+	lockdep_assert_held(&dp->run_lock);
+	mroce_respwin_init(&dp->rwin, 0, dp->res, 0);
+	memset(&dp->msg, 0, sizeof(dp->msg));
+	dp->ack_pending = false;
+}
+
+/* INIT to RTR: expect rq_psn, with max_dest_rd_atomic resources. */
+void mroce_resp_start(struct mroce_dpqp *dp)
+{
+	u32 n = min_t(u32, dp->qp->attr.max_dest_rd_atomic, dp->nres);
+
+	lockdep_assert_held(&dp->run_lock);
+	mroce_respwin_init(&dp->rwin, dp->qp->attr.rq_psn, dp->res, n);
+	memset(&dp->msg, 0, sizeof(dp->msg));
+	dp->ack_pending = false;
+}
+
+static void mroce_resp_recv_done(struct mroce_dpqp *dp, u8 status, u8 opcode,
+				 u32 byte_len, u32 wc_flags, u32 ex,
+				 u32 src_qp, bool solicited)
+{
+	struct mroce_qp *qp = dp->qp;
+	struct metaroce_cqe cqe = {};
+
+	cqe.wr_id = dp->rwqe->wr_id;
+	cqe.status = status;
+	cqe.opcode = opcode;
+	cqe.byte_len = byte_len;
+	cqe.ex = ex;
+	cqe.qp_num = qp->ibqp.qp_num;
+	cqe.src_qp = src_qp;
+	cqe.wc_flags = wc_flags;
+	cqe.port_num = 1;
+	dp->msg.have_rwqe = false;
+	mroce_cqe_post(to_mcq(qp->ibqp.recv_cq), &cqe, solicited);
+}
+
+/* Entering ERR: the receive WQE the responder holds is flushed. */
+void mroce_resp_flush(struct mroce_dpqp *dp)
+{
+	lockdep_assert_held(&dp->run_lock);
+	if (dp->msg.have_rwqe)
+		mroce_resp_recv_done(dp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, 0,
+				     0, 0, false);
+}
+
+static void mroce_srq_event(struct mroce_srq *srq)
+{
+	struct ib_event ev = {
+		.device = srq->ibsrq.device,
+		.element.srq = &srq->ibsrq,
+		.event = IB_EVENT_SRQ_LIMIT_REACHED,
+	};
+
+	if (srq->ibsrq.event_handler)
+		srq->ibsrq.event_handler(&ev, srq->ibsrq.srq_context);
+}
+
+/*
+ * Take the next receive WQE of the QP's RQ or SRQ into dp->rwqe.
+ * Returns 0, -EAGAIN if none is posted, -EINVAL if the ring is broken.
+ */
+static int mroce_resp_take_rwqe(struct mroce_dpqp *dp)
+{
+	struct mroce_qp *qp = dp->qp;
+	struct mroce_srq *srq = qp->ibqp.srq ? to_msrq(qp->ibqp.srq) : NULL;
+	struct mroce_kring *ring = srq ? &srq->ring : &qp->rq;
+	spinlock_t *lock = srq ? &srq->lock : &qp->rq_lock;
+	u32 max_sge = srq ? srq->max_sge : qp->cap.max_recv_sge;
+	bool limit = false;
+	unsigned long flags;
+	int err = 0;
+	u32 n;
+
+	if (!ring->hdr || ring->entry_size > dp->rwqe_size)
+		return -EINVAL;
+	spin_lock_irqsave(lock, flags);
+	/* In ERR the verbs layer flushes the RQ: leave it alone. */
+	if (!srq && READ_ONCE(qp->state) == IB_QPS_ERR) {
+		err = -EAGAIN;
+		goto out;
+	}
+	n = mroce_kring_pending(ring);
+	if (!n || n > ring->num) {
+		err = n ? -EINVAL : -EAGAIN;
+		goto out;
+	}
+	memcpy(dp->rwqe, mroce_kring_slot(ring, ring->head), ring->entry_size);
+	ring->head++;
+	smp_store_release(&ring->hdr->consumer, ring->head);
+	/* IBTA 10.2.9.4: the limit event fires once, then disarms. */
+	if (srq && srq->limit && n - 1 < srq->limit) {
+		srq->limit = 0;
+		limit = true;
+	}
+out:
+	spin_unlock_irqrestore(lock, flags);
+	if (err)
+		return err;
+	if (limit)
+		mroce_srq_event(srq);
+	/* A WQE with too many SGEs holds no buffer at all. */
+	if (dp->rwqe->num_sge > max_sge ||
+	    dp->rwqe->num_sge > (ring->entry_size - sizeof(*dp->rwqe)) /
+				sizeof(struct metaroce_sge))
+		dp->rwqe->num_sge = 0;
+	dp->msg.have_rwqe = true;
+	dp->msg.rcv_off = 0;
+	return 0;
+}
+
+static struct metaroce_sge *mroce_rwqe_sges(struct mroce_dpqp *dp)
+{
+	return (void *)((u8 *)dp->rwqe + sizeof(*dp->rwqe));
+}
+
+/* Send an ACK-type packet (ACK, NAK, atomic ACK) on the connection. */
+static void mroce_resp_send(struct mroce_dpqp *dp, u8 opcode, u8 syndrome,
+			    u32 psn, u32 msn, u64 orig)
+{
+	struct mroce_hdr h = {};
+	struct sk_buff *skb;
+	u8 *payload;
+
+	skb = mroce_tx_alloc(dp->mdev, &dp->av, opcode, 0, &payload);
+	if (!skb)
+		return;	/* a lost ACK: the requester's timer recovers */
+	h.bth.opcode = opcode;
+	h.bth.pkey = IB_DEFAULT_PKEY_FULL;
+	h.bth.dqpn = dp->dqpn;
+	h.bth.psn = psn;
+	h.aeth.syndrome = syndrome;
+	h.aeth.msn = msn;
+	h.atmack.orig = orig;
+	mroce_tx_send(dp->mdev, &dp->av, &dp->dst, dp->sport, &h, skb);
+}
+
+/* One ACK for everything received in order so far (IBTA 9.7.5.1.x). */
+void mroce_resp_flush_acks(struct mroce_dpqp *dp)
+{
+	lockdep_assert_held(&dp->run_lock);
+	if (!dp->ack_pending)
+		return;
+	dp->ack_pending = false;
+	mroce_resp_send(dp, MROCE_OP_RC_ACKNOWLEDGE,
+			mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID),
+			mroce_respwin_ack_psn(&dp->rwin), dp->rwin.msn, 0);
+}
+
+static void mroce_resp_nak(struct mroce_dpqp *dp, u8 code, u32 psn)
+{
+	mroce_resp_flush_acks(dp);
+	mroce_count(dp->mdev, MROCE_CNT_TX_NAKS);
+	mroce_resp_send(dp, MROCE_OP_RC_ACKNOWLEDGE,
+			mroce_aeth_nak_syndrome(code), psn, dp->rwin.msn, 0);
+}
+
+/*
+ * IBTA 9.7.5.2.8: no receive WQE.  The requester resends @psn after the
+ * delay; later packets already on the way are dropped without another NAK
+ * (the window's nak_sent stays set until @psn arrives again).
+ */
+static void mroce_resp_rnr(struct mroce_dpqp *dp, u32 psn)
+{
+	mroce_resp_flush_acks(dp);
+	mroce_count(dp->mdev, MROCE_CNT_TX_RNR_NAKS);
+	dp->rwin.nak_sent = true;
+	mroce_resp_send(dp, MROCE_OP_RC_ACKNOWLEDGE,
+			mroce_aeth_rnr_syndrome(dp->qp->attr.min_rnr_timer),
+			psn, dp->rwin.msn, 0);
+}
+
+/* A responder error (IBTA 9.9.3.1.2): NAK, fail the receive WQE, to ERR. */
+static void mroce_resp_fatal(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
+			     u8 nak, u8 status)
+{
+	mroce_resp_nak(dp, nak, pkt->hdr.bth.psn);
+	if (dp->msg.have_rwqe)
+		mroce_resp_recv_done(dp, status, IB_WC_RECV, 0, 0, 0, dp->dqpn,
+				     false);
+	mroce_task_fatal(dp);
+}
+
+/* Answer a READ from memory: one response packet per PSN (IBTA 9.7.4.1.4). */
+static void mroce_resp_read_reply(struct mroce_dpqp *dp, u32 rkey, u64 va,
+				  u32 len, u32 psn, u32 msn)
+{
+	u32 n = mroce_read_npsn(len, dp->pmtu), i;
+
+	for (i = 0; i < n; i++) {
+		u32 off = i * dp->pmtu, plen = min(dp->pmtu, len - off);
+		struct mroce_hdr h = {};
+		struct sk_buff *skb;
+		u8 *payload;
+
+		if (n == 1)
+			h.bth.opcode = MROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
+		else if (!i)
+			h.bth.opcode = MROCE_OP_RC_RDMA_READ_RESPONSE_FIRST;
+		else if (i == n - 1)
+			h.bth.opcode = MROCE_OP_RC_RDMA_READ_RESPONSE_LAST;
+		else
+			h.bth.opcode = MROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
+		skb = mroce_tx_alloc(dp->mdev, &dp->av, h.bth.opcode, plen,
+				     &payload);
+		if (!skb)
+			return;
+		if (mroce_rkey_copy(dp, rkey, va + off, payload, plen,
+				    IB_ACCESS_REMOTE_READ, false)) {
+			/* The region went away under the READ. */
+			kfree_skb(skb);
+			mroce_resp_nak(dp, MROCE_NAK_REMOTE_ACCESS_ERROR,
+				       mroce_psn_add(psn, i));
+			mroce_task_fatal(dp);
+			return;
+		}
+		h.bth.pkey = IB_DEFAULT_PKEY_FULL;
+		h.bth.dqpn = dp->dqpn;
+		h.bth.psn = mroce_psn_add(psn, i);
+		h.bth.pad = mroce_padcnt(plen);
+		h.aeth.syndrome =
+			mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID);
+		h.aeth.msn = msn;
+		mroce_tx_send(dp->mdev, &dp->av, &dp->dst, dp->sport, &h, skb);
+		if (n > MROCE_TASK_BUDGET)
+			cond_resched();
+	}
+}
+
+static void mroce_resp_read(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+{
+	const struct mroce_reth *reth = &pkt->hdr.reth;
+
+	if (!(dp->qp->attr.qp_access_flags & IB_ACCESS_REMOTE_READ) ||
+	    mroce_rkey_check(dp, reth->rkey, reth->va, reth->len,
+			     IB_ACCESS_REMOTE_READ)) {
+		mroce_resp_fatal(dp, pkt, MROCE_NAK_REMOTE_ACCESS_ERROR,
+				 IB_WC_REM_ACCESS_ERR);
+		return;
+	}
+	if (reth->len > MROCE_MAX_MSG_SIZE) {
+		mroce_resp_fatal(dp, pkt, MROCE_NAK_INVALID_REQUEST,
+				 IB_WC_REM_INV_REQ_ERR);
+		return;
+	}
+	mroce_respwin_accept(&dp->rwin, &pkt->hdr, dp->pmtu);
+	mroce_resp_flush_acks(dp);
+	mroce_resp_read_reply(dp, reth->rkey, reth->va, reth->len,
+			      pkt->hdr.bth.psn, dp->rwin.msn);
+}
+
+static void mroce_resp_atomic(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+{
+	const struct mroce_atmeth *a = &pkt->hdr.atmeth;
+	bool cmp = pkt->hdr.bth.opcode == MROCE_OP_RC_COMPARE_SWAP;
+	struct mroce_respwin_res *res;
+	u64 orig = 0;
+	int err;
+
+	if (!(dp->qp->attr.qp_access_flags & IB_ACCESS_REMOTE_ATOMIC)) {
+		err = -EACCES;
+	} else if (a->va & 7) {
+		/* IBTA 9.4.5: atomics need naturally aligned addresses. */
+		err = -EINVAL;
+	} else {
+		err = mroce_rkey_atomic(dp, a->rkey, a->va, cmp,
+					cmp ? a->compare : a->swap_add,
+					a->swap_add, &orig);
+	}
+	if (err) {
+		mroce_resp_fatal(dp, pkt, err == -EACCES ?
+				 MROCE_NAK_REMOTE_ACCESS_ERROR :
+				 MROCE_NAK_INVALID_REQUEST,
+				 IB_WC_REM_ACCESS_ERR);
+		return;
+	}
+	res = mroce_respwin_accept(&dp->rwin, &pkt->hdr, dp->pmtu);
+	if (res)
+		res->orig = orig;
+	mroce_resp_flush_acks(dp);
+	mroce_resp_send(dp, MROCE_OP_RC_ATOMIC_ACKNOWLEDGE,
+			mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID),
+			pkt->hdr.bth.psn, dp->rwin.msn, orig);
+}
+
+static void mroce_resp_write(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+{
+	const struct mroce_hdr *h = &pkt->hdr;
+	u32 flags = pkt->lo.op->flags, plen = pkt->lo.pay_len;
+	struct mroce_resp_msg *m = &dp->msg;
+	int err;
+
+	if (flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY)) {
+		if (!(dp->qp->attr.qp_access_flags & IB_ACCESS_REMOTE_WRITE) ||
+		    mroce_rkey_check(dp, h->reth.rkey, h->reth.va, h->reth.len,
+				     IB_ACCESS_REMOTE_WRITE)) {
+			mroce_resp_fatal(dp, pkt,
+					 MROCE_NAK_REMOTE_ACCESS_ERROR,
+					 IB_WC_REM_ACCESS_ERR);
+			return;
+		}
+		m->wr_va = h->reth.va;
+		m->wr_rkey = h->reth.rkey;
+		m->wr_left = h->reth.len;
+		m->wr_len = h->reth.len;
+	}
+	/* IBTA 9.7.4.1.5 (C9-90): the packets must add up to the RETH length. */
+	if (plen > m->wr_left ||
+	    ((flags & (MROCE_OPF_LAST | MROCE_OPF_ONLY)) && plen != m->wr_left)) {
+		mroce_resp_fatal(dp, pkt, MROCE_NAK_INVALID_REQUEST,
+				 IB_WC_REM_INV_REQ_ERR);
+		return;
+	}
+	if ((flags & MROCE_OPF_IMM) && !m->have_rwqe) {
+		err = mroce_resp_take_rwqe(dp);
+		if (err == -EAGAIN) {
+			mroce_resp_rnr(dp, h->bth.psn);
+			return;
+		}
+		if (err) {
+			mroce_resp_fatal(dp, pkt, MROCE_NAK_REMOTE_OP_ERROR,
+					 IB_WC_LOC_QP_OP_ERR);
+			return;
+		}
+	}
+	if (mroce_rkey_copy(dp, m->wr_rkey, m->wr_va, pkt->payload, plen,
+			    IB_ACCESS_REMOTE_WRITE, true)) {
+		mroce_resp_fatal(dp, pkt, MROCE_NAK_REMOTE_ACCESS_ERROR,
+				 IB_WC_REM_ACCESS_ERR);
+		return;
+	}
+	m->wr_va += plen;
+	m->wr_left -= plen;
+	mroce_respwin_accept(&dp->rwin, h, dp->pmtu);
+	if (flags & MROCE_OPF_IMM)
+		mroce_resp_recv_done(dp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM,
+				     m->wr_len, IB_WC_WITH_IMM,
+				     (__force u32)cpu_to_be32(h->imm),
+				     dp->dqpn, h->bth.se);
+}
+
+static void mroce_resp_sendop(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+{
+	const struct mroce_hdr *h = &pkt->hdr;
+	u32 flags = pkt->lo.op->flags, plen = pkt->lo.pay_len;
+	struct mroce_resp_msg *m = &dp->msg;
+	u32 wc_flags = 0, ex = 0;
+	int err;
+
+	if (flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY)) {
+		err = mroce_resp_take_rwqe(dp);
+		if (err == -EAGAIN) {
+			mroce_resp_rnr(dp, h->bth.psn);
+			return;
+		}
+		if (err) {
+			mroce_resp_fatal(dp, pkt, MROCE_NAK_REMOTE_OP_ERROR,
+					 IB_WC_LOC_QP_OP_ERR);
+			return;
+		}
+	}
+	if (!m->have_rwqe) {
+		mroce_resp_fatal(dp, pkt, MROCE_NAK_INVALID_REQUEST,
+				 IB_WC_REM_INV_REQ_ERR);
+		return;
+	}
+	err = mroce_sge_copy(dp, mroce_rwqe_sges(dp), dp->rwqe->num_sge,
+			     m->rcv_off, pkt->payload, plen, true);
+	if (err) {
+		/* IBTA 9.7.5.2.2 / 9.7.5.2.4: too long, or a bad local key. */
+		if (err == -EMSGSIZE)
+			mroce_resp_fatal(dp, pkt, MROCE_NAK_INVALID_REQUEST,
+					 IB_WC_LOC_LEN_ERR);
+		else
+			mroce_resp_fatal(dp, pkt, MROCE_NAK_REMOTE_OP_ERROR,
+					 IB_WC_LOC_PROT_ERR);
+		return;
+	}
+	m->rcv_off += plen;
+	mroce_respwin_accept(&dp->rwin, h, dp->pmtu);
+	if (!(flags & (MROCE_OPF_LAST | MROCE_OPF_ONLY)))
+		return;
+	if (flags & MROCE_OPF_IMM) {
+		wc_flags = IB_WC_WITH_IMM;
+		ex = (__force u32)cpu_to_be32(h->imm);
+	} else if (flags & MROCE_OPF_INV) {
+		wc_flags = IB_WC_WITH_INVALIDATE;
+		ex = h->ieth_rkey;
+	}
+	mroce_resp_recv_done(dp, IB_WC_SUCCESS, IB_WC_RECV, m->rcv_off,
+			     wc_flags, ex, dp->dqpn, h->bth.se);
+}
+
+static void mroce_resp_execute(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+{
+	u32 flags = pkt->lo.op->flags, plen = pkt->lo.pay_len;
+
+	if (flags & MROCE_OPF_READ) {
+		mroce_resp_read(dp, pkt);
+		return;
+	}
+	if (flags & MROCE_OPF_ATOMIC) {
+		mroce_resp_atomic(dp, pkt);
+		return;
+	}
+	/*
+	 * IBTA 9.7.4.1.x (C9-73, C9-80): FIRST and MIDDLE packets carry
+	 * exactly one path MTU, LAST and ONLY at most one.
+	 */
+	if ((flags & (MROCE_OPF_FIRST | MROCE_OPF_MIDDLE)) ?
+	    plen != dp->pmtu : plen > dp->pmtu) {
+		mroce_resp_fatal(dp, pkt, MROCE_NAK_INVALID_REQUEST,
+				 IB_WC_REM_INV_REQ_ERR);
+		return;
+	}
+	if (flags & MROCE_OPF_WRITE)
+		mroce_resp_write(dp, pkt);
+	else
+		mroce_resp_sendop(dp, pkt);
+	if (pkt->hdr.bth.ackreq && !dp->error)
+		dp->ack_pending = true;
+}
+
+/* A request seen before (IBTA 9.7.5.1.x C9-104..C9-112). */
+static void mroce_resp_dup(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+{
+	const struct mroce_hdr *h = &pkt->hdr;
+	u32 flags = pkt->lo.op->flags;
+	const struct mroce_respwin_res *res;
+
+	mroce_count(dp->mdev, MROCE_CNT_RX_DUPS);
+	if (!(flags & (MROCE_OPF_READ | MROCE_OPF_ATOMIC))) {
+		/* Re-acknowledge: the requester lost our ACK. */
+		dp->ack_pending = true;
+		return;
+	}
+	res = mroce_respwin_find(&dp->rwin, h->bth.psn);
+	if (!res)
+		return;
+	mroce_resp_flush_acks(dp);
+	if (flags & MROCE_OPF_READ) {
+		if (!mroce_respwin_dup_read_check(res, h, dp->pmtu))
+			mroce_resp_read_reply(dp, h->reth.rkey, h->reth.va,
+					      h->reth.len, h->bth.psn,
+					      res->msn);
+		return;
+	}
+	/* An atomic is never executed twice: replay its result. */
+	if (res->kind == MROCE_RES_ATOMIC && res->first_psn == h->bth.psn)
+		mroce_resp_send(dp, MROCE_OP_RC_ATOMIC_ACKNOWLEDGE,
+				mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID),
+				h->bth.psn, res->msn, res->orig);
+}
+
+/* A UD send (IBTA 9.8.3): GRH in the first 40 bytes, then the payload. */
+static void mroce_resp_ud(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+{
+	const struct mroce_hdr *h = &pkt->hdr;
+	u32 plen = pkt->lo.pay_len, wc_flags = IB_WC_GRH, ex = 0;
+	union rdma_network_hdr grh;
+	u8 status = IB_WC_SUCCESS;
+	int err;
+
+	if ((h->bth.opcode & MROCE_OPT_MASK) != MROCE_OPT_UD ||
+	    h->deth.qkey != dp->qp->attr.qkey) {
+		/* IBTA 10.2.4 (C10-15): a wrong Q_Key is dropped silently. */
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_MALFORMED);
+		return;
+	}
+	if (mroce_resp_take_rwqe(dp)) {
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_NO_RECV);
+		return;
+	}
+	memset(&grh, 0, sizeof(grh));
+	if (pkt->ipv6)
+		memcpy(&grh.ibgrh, ipv6_hdr(pkt->skb), sizeof(grh.ibgrh));
+	else
+		memcpy(&grh.roce4grh, ip_hdr(pkt->skb), sizeof(grh.roce4grh));
+	err = mroce_sge_copy(dp, mroce_rwqe_sges(dp), dp->rwqe->num_sge, 0,
+			     &grh, sizeof(grh), true);
+	if (!err)
+		err = mroce_sge_copy(dp, mroce_rwqe_sges(dp),
+				     dp->rwqe->num_sge, sizeof(grh),
+				     pkt->payload, plen, true);
+	if (err)
+		status = err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
+					    IB_WC_LOC_PROT_ERR;
+	if (pkt->lo.op->flags & MROCE_OPF_IMM) {
+		wc_flags |= IB_WC_WITH_IMM;
+		ex = (__force u32)cpu_to_be32(h->imm);
+	}
+	mroce_resp_recv_done(dp, status, IB_WC_RECV, sizeof(grh) + plen,
+			     wc_flags, ex, h->deth.sqpn, h->bth.se);
+}
+
+/**
+ * mroce_resp_rx() - a request packet arrived for this QP
+ * @dp: the QP's data path (RTR or later)
+ * @pkt: the checked packet (opcode with MROCE_OPF_REQ)
+ */
+void mroce_resp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+{
+	lockdep_assert_held(&dp->run_lock);
+	if (!mroce_qp_is_rc(dp->qp)) {
+		mroce_resp_ud(dp, pkt);
+		return;
+	}
+	switch (mroce_respwin_check(&dp->rwin, &pkt->hdr.bth)) {
+	case MROCE_RESP_NEW:
+		mroce_resp_execute(dp, pkt);
+		break;
+	case MROCE_RESP_DUP:
+		mroce_resp_dup(dp, pkt);
+		break;
+	case MROCE_RESP_NAK_SEQ:
+		/* IBTA 9.7.5.2.1: ask for what is missing, once. */
+		mroce_resp_nak(dp, MROCE_NAK_PSN_SEQ_ERROR, dp->rwin.epsn);
+		break;
+	case MROCE_RESP_NAK_INVALID:
+		mroce_resp_fatal(dp, pkt, MROCE_NAK_INVALID_REQUEST,
+				 IB_WC_REM_INV_REQ_ERR);
+		break;
+	default:
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
+		break;
+	}
+}

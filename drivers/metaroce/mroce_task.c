@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The per-QP data path task: one work item that runs the responder, the
+ * completer and the requester of a QP, serialised by dp->run_lock (locking
+ * rules in mroce_dp.h), and the hooks through which the verbs objects start,
+ * stop and tear it down:
+ *   mroce_dp_qp_create()   create_qp, before the QP is published
+ *   mroce_dp_qp_destroy()  destroy_qp, after it is unpublished
+ *   mroce_dp_modify()      every modify_qp, with qp->state_lock held
+ *   mroce_dp_kick_sq()     the send doorbell (and kernel post_send)
+ *
+ * Receive: mroce_task_rx() runs in softirq; it only finds the QP (by the
+ * BTH destination QPN) and queues the skb.  The task then checks the
+ * packet (headers against the opcode table, ICRC, P_Key) and hands it to
+ * the responder (requests) or the completer (responses), at most
+ * MROCE_TASK_BUDGET packets per run before it requeues itself.
+ */
+#include <linux/ktime.h>
+#include <linux/udp.h>
+
+#include "mroce_dp.h"
+#include "core/mroce_icrc.h"
+#include "core/mroce_raw.h"
+
+/* Packets queued to one QP before the receive path drops (no memory DoS). */
+#define MROCE_RXQ_MAX		4096
+
+u64 mroce_task_now(void)
+{
+	return ktime_get_ns();
+}
+
+void mroce_task_schedule(struct mroce_dpqp *dp)
+{
+	if (!test_bit(MROCE_TASK_DEAD, &dp->flags))
+		queue_work(system_highpri_wq, &dp->work);
+}
+
+static enum hrtimer_restart mroce_task_timer_fn(struct hrtimer *t)
+{
+	struct mroce_dpqp *dp = container_of(t, struct mroce_dpqp, timer);
+
+	set_bit(MROCE_TASK_TIMER, &dp->flags);
+	mroce_task_schedule(dp);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * A fatal error (IBTA 10.3.1, 9.9.3): the data path stops and the QP is
+ * moved to ERR from process context.  Caller holds dp->run_lock.
+ */
+void mroce_task_fatal(struct mroce_dpqp *dp)
+{
+	lockdep_assert_held(&dp->run_lock);
+	dp->error = true;
+	if (!test_bit(MROCE_TASK_DEAD, &dp->flags))
+		queue_work(system_wq, &dp->err_work);
+}
+
+static void mroce_task_err_work(struct work_struct *work)
+{
+	struct mroce_dpqp *dp = container_of(work, struct mroce_dpqp,
+					     err_work);
+
+	mroce_qp_error(dp->qp);
+}
+
+/* Arm the hrtimer for the requester's next deadline.  Caller holds run_lock. */
+static void mroce_task_arm(struct mroce_dpqp *dp)
+{
+	u64 at;
+
+	lockdep_assert_held(&dp->run_lock);
+	if (mroce_qp_is_rc(dp->qp) && !dp->error &&
+	    mroce_reqwin_next_event(&dp->win, &at))
+		hrtimer_start(&dp->timer, ns_to_ktime(at), HRTIMER_MODE_ABS);
+	else
+		hrtimer_try_to_cancel(&dp->timer);
+}
+
+/*
+ * Check a received packet: transport headers against the opcode table,
+ * ICRC, P_Key.  Returns 0 with @pkt filled, or a negative errno (drop).
+ */
+static int mroce_task_parse(struct sk_buff *skb, struct mroce_rxpkt *pkt)
+{
+	u32 len, crc, hlen;
+	u8 *nh, *bth;
+	int err;
+
+	if (skb_linearize(skb))
+		return -ENOMEM;
+	if (skb->len < sizeof(struct udphdr) + MROCE_BTH_LEN + MROCE_ICRC_LEN)
+		return -EMSGSIZE;
+	bth = skb->data + sizeof(struct udphdr);
+	len = skb->len - sizeof(struct udphdr);
+	err = mroce_hdr_decode(bth, len, &pkt->hdr, &pkt->lo);
+	if (err)
+		return err;
+
+	/* The ICRC pseudo-header needs IP, UDP and BTH back to back. */
+	pkt->ipv6 = skb->protocol == htons(ETH_P_IPV6);
+	hlen = pkt->ipv6 ? MROCE_IPV6_HDR_LEN : MROCE_IPV4_HDR_LEN;
+	nh = skb_network_header(skb);
+	if (nh + hlen != skb->data)
+		return -EPROTO;
+	crc = mroce_icrc_begin(nh, pkt->ipv6);
+	crc = mroce_icrc_update(crc, bth + MROCE_BTH_LEN,
+				len - MROCE_BTH_LEN - MROCE_ICRC_LEN);
+	if (mroce_icrc_finish(crc) !=
+	    mroce_get_le32(bth + len - MROCE_ICRC_LEN))
+		return -EBADMSG;
+	/* IBTA 9.6.1.1 (C9-41): only the default partition exists. */
+	if ((pkt->hdr.bth.pkey & 0x7fff) != 0x7fff)
+		return -EACCES;
+	pkt->skb = skb;
+	pkt->payload = bth + pkt->lo.hdr_len;
+	return 0;
+}
+
+static void mroce_task_rx_one(struct mroce_dpqp *dp, struct sk_buff *skb,
+			      enum ib_qp_state state)
+{
+	struct mroce_rxpkt pkt;
+	u32 flags;
+	int err;
+
+	lockdep_assert_held(&dp->run_lock);
+	if (state < IB_QPS_RTR || state == IB_QPS_ERR || dp->error) {
+		kfree_skb(skb);
+		return;
+	}
+	err = mroce_task_parse(skb, &pkt);
+	if (err) {
+		mroce_count(dp->mdev, err == -EBADMSG ? MROCE_CNT_RX_DROP_ICRC :
+				      MROCE_CNT_RX_DROP_MALFORMED);
+		kfree_skb(skb);
+		return;
+	}
+	flags = pkt.lo.op->flags;
+	if (flags & MROCE_OPF_REQ)
+		mroce_resp_rx(dp, &pkt);
+	else if ((flags & MROCE_OPF_RESP) && mroce_qp_is_rc(dp->qp) &&
+		 state >= IB_QPS_RTS)
+		mroce_comp_rx(dp, &pkt);
+	else
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_MALFORMED);
+	consume_skb(skb);
+}
+
+static void mroce_task_work(struct work_struct *work)
+{
+	struct mroce_dpqp *dp = container_of(work, struct mroce_dpqp, work);
+	int budget = MROCE_TASK_BUDGET;
+	enum ib_qp_state state;
+	struct sk_buff *skb;
+	bool more = false;
+
+	mutex_lock(&dp->run_lock);
+	state = READ_ONCE(dp->qp->state);
+	while (budget > 0 && (skb = skb_dequeue(&dp->rxq))) {
+		budget--;
+		mroce_task_rx_one(dp, skb, state);
+	}
+	if (mroce_qp_is_rc(dp->qp) && !dp->error)
+		mroce_resp_flush_acks(dp);
+
+	if (test_and_clear_bit(MROCE_TASK_TIMER, &dp->flags) &&
+	    mroce_qp_is_rc(dp->qp) && !dp->error &&
+	    (state == IB_QPS_RTS || state == IB_QPS_SQD))
+		mroce_comp_timer(dp);
+
+	if ((state == IB_QPS_RTS || state == IB_QPS_SQD) && !dp->error) {
+		budget = MROCE_TASK_BUDGET;
+		mroce_req_run(dp, &budget);
+		more = budget <= 0;
+	}
+	mroce_task_arm(dp);
+	more |= !skb_queue_empty(&dp->rxq);
+	mutex_unlock(&dp->run_lock);
+	if (more)
+		mroce_task_schedule(dp);
+}
+
+/**
+ * mroce_task_rx() - a RoCEv2 packet arrived for @mdev
+ * @mdev: the device bound to the receiving netdev
+ * @skb: the packet, skb->data at the UDP header; always consumed
+ *
+ * Softirq, RCU read lock held (by the UDP receive path): a QP found here
+ * cannot be freed before we return, since mroce_dp_qp_destroy() waits for a
+ * grace period after unpublishing it.
+ */
+void mroce_task_rx(struct mroce_dev *mdev, struct sk_buff *skb)
+{
+	struct mroce_dpqp *dp;
+	struct mroce_qp *qp;
+	u32 qpn;
+
+	if (!pskb_may_pull(skb, sizeof(struct udphdr) + MROCE_BTH_LEN)) {
+		mroce_count(mdev, MROCE_CNT_RX_DROP_MALFORMED);
+		goto drop;
+	}
+	qpn = mroce_get_be24(skb->data + sizeof(struct udphdr) + 5);
+	qp = xa_load(&mdev->res.qp_xa, qpn);
+	dp = qp ? READ_ONCE(qp->dp) : NULL;
+	if (!dp || test_bit(MROCE_TASK_DEAD, &dp->flags)) {
+		mroce_count(mdev, MROCE_CNT_RX_DROP_NO_QP);
+		goto drop;
+	}
+	if (skb_queue_len(&dp->rxq) >= MROCE_RXQ_MAX) {
+		mroce_count(mdev, MROCE_CNT_RX_DROP_OVERRUN);
+		goto drop;
+	}
+	skb_queue_tail(&dp->rxq, skb);
+	mroce_task_schedule(dp);
+	return;
+drop:
+	kfree_skb(skb);
+}
+
+/**
+ * mroce_dp_qp_create() - give a new QP its data path
+ * @qp: the QP, rings allocated, not yet published
+ * @init: its creation attributes
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mroce_dp_qp_create(struct mroce_qp *qp, struct ib_qp_init_attr *init)
+{
+	struct mroce_dpqp *dp;
+	int err;
+
+	dp = kzalloc(sizeof(*dp), GFP_KERNEL);
+	if (!dp)
+		return -ENOMEM;
+	dp->qp = qp;
+	dp->mdev = to_mdev(qp->ibqp.device);
+	mutex_init(&dp->run_lock);
+	INIT_WORK(&dp->work, mroce_task_work);
+	INIT_WORK(&dp->err_work, mroce_task_err_work);
+	hrtimer_init(&dp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	dp->timer.function = mroce_task_timer_fn;
+	skb_queue_head_init(&dp->rxq);
+
+	err = dst_cache_init(&dp->dst, GFP_KERNEL);
+	if (err)
+		goto err_free;
+	err = mroce_req_init(dp);
+	if (err)
+		goto err_dst;
+	err = mroce_resp_init(dp, init);
+	if (err)
+		goto err_req;
+	qp->dp = dp;
+	return 0;
+
+err_req:
+	mroce_req_fini(dp);
+err_dst:
+	dst_cache_destroy(&dp->dst);
+err_free:
+	mutex_destroy(&dp->run_lock);
+	kfree(dp);
+	return err;
+}
+
+/* Stop everything that could still run for @dp. */
+static void mroce_task_stop(struct mroce_dpqp *dp)
+{
+	set_bit(MROCE_TASK_DEAD, &dp->flags);
+	/* No receive path still looks at the QP after this. */
+	synchronize_rcu();
+	hrtimer_cancel(&dp->timer);
+	cancel_work_sync(&dp->work);
+	/* The work may have armed the timer once more. */
+	hrtimer_cancel(&dp->timer);
+	cancel_work_sync(&dp->err_work);
+	skb_queue_purge(&dp->rxq);
+}
+
+/* destroy_qp, after the QP left qp_xa: drain, then free. */
+void mroce_dp_qp_destroy(struct mroce_qp *qp)
+{
+	struct mroce_dpqp *dp = qp->dp;
+
+	if (!dp)
+		return;
+	mroce_task_stop(dp);
+	mroce_resp_fini(dp);
+	mroce_req_fini(dp);
+	dst_cache_destroy(&dp->dst);
+	mutex_destroy(&dp->run_lock);
+	qp->dp = NULL;
+	kfree(dp);
+}
+
+/**
+ * mroce_dp_modify() - the QP moved from @cur to @next
+ * @qp: the QP; qp->state is already @next
+ * @cur: the previous state
+ * @next: the new state
+ * @mask: the attributes modify_qp changed (IB_QP_*)
+ *
+ * Caller holds qp->state_lock.  The task is excluded (run_lock) while the
+ * data path follows the transition: RTR starts the responder (expected PSN
+ * = rq_psn), RTS the requester (sq_psn), ERR flushes the receive WQE the
+ * responder holds (the verbs layer flushes the rings), RESET forgets
+ * everything.
+ */
+void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
+		     enum ib_qp_state next, int mask)
+{
+	struct mroce_dpqp *dp = qp->dp;
+
+	lockdep_assert_held(&qp->state_lock);
+	if (!dp)
+		return;
+	mutex_lock(&dp->run_lock);
+	if (mask & (IB_QP_AV | IB_QP_DEST_QPN)) {
+		dst_cache_reset(&dp->dst);
+		dp->av = qp->av;
+		dp->dqpn = qp->attr.dest_qp_num;
+		dp->sport = rdma_get_udp_sport(qp->av.flow_label,
+					       qp->ibqp.qp_num, dp->dqpn);
+	}
+	if (mroce_qp_is_rc(qp))
+		dp->pmtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+	else
+		dp->pmtu = ib_mtu_enum_to_int(mroce_active_mtu(dp->mdev->ndev));
+
+	switch (next) {
+	case IB_QPS_RESET:
+		skb_queue_purge(&dp->rxq);
+		hrtimer_try_to_cancel(&dp->timer);
+		mroce_req_reset(dp);
+		mroce_resp_reset(dp);
+		dp->error = false;
+		break;
+	case IB_QPS_RTR:
+		if (cur == IB_QPS_INIT)
+			mroce_resp_start(dp);
+		break;
+	case IB_QPS_RTS:
+		if (cur == IB_QPS_RTR)
+			mroce_req_start(dp);
+		break;
+	case IB_QPS_ERR:
+		hrtimer_try_to_cancel(&dp->timer);
+		mroce_resp_flush(dp);
+		break;
+	default:
+		break;
+	}
+	mutex_unlock(&dp->run_lock);
+	if (next == IB_QPS_RTS || next == IB_QPS_SQD)
+		mroce_task_schedule(dp);
+}
+
+/* The send doorbell: new WQEs may wait in the SQ. */
+void mroce_dp_kick_sq(struct mroce_qp *qp)
+{
+	enum ib_qp_state state = READ_ONCE(qp->state);
+
+	if (qp->dp && (state == IB_QPS_RTS || state == IB_QPS_SQD))
+		mroce_task_schedule(qp->dp);
+}

@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# RC SEND/RECV between two MetaRoCE devices in two namespaces over a veth:
+# ibv_rc_pingpong in both directions, data checked by the tool (-c), from
+# one byte to multi-packet messages, over IPv4 and IPv6 GIDs.
+source "$(dirname "$0")/dp_lib.sh"
+
+mroce_load_or_skip
+use_build_provider
+command -v ibv_rc_pingpong >/dev/null || ksft_skip_all "ibverbs-utils not installed"
+dp_topo mm || ksft_skip_all "cannot build the two-namespace topology"
+
+P=18515
+for side in 2 1; do
+	for size in 1 4096 65536; do
+		cs_run "rc_pingpong -s $size, server on side $side" $P $side 60 \
+			ibv_rc_pingpong -d {DEV} -g {GID} -s $size -n 50 -c -- \
+			ibv_rc_pingpong -d {DEV} -g {GID} -s $size -n 50 -c {PEER}
+	done
+done
+cs_run "rc_pingpong IPv6 GID -s 8192" $P 2 60 \
+	ibv_rc_pingpong -d {DEV} -g {GID6} -s 8192 -n 50 -c -- \
+	ibv_rc_pingpong -d {DEV} -g {GID6} -s 8192 -n 50 -c {PEER}
+echo "# $DEV1: $(dp_counters "$DEV1")"
+echo "# $DEV2: $(dp_counters "$DEV2")"
+t_done
