@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# `make install` from the top of the tree, then libibverbs programs find the
+# INSTALLED provider on their own: no RDMAV_DRIVERS, no LD_LIBRARY_PATH.
+# Needs a writable root (the test VM's overlay); everything installed is
+# removed again at exit so later tests see the build tree only.
+source "$(dirname "$0")/verbs_lib.sh"
+
+command -v ibv_devinfo >/dev/null || ksft_skip_all "ibverbs-utils not installed"
+multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+prov=/usr/lib/$multiarch/libibverbs/libmetaroce-rdmav34.so
+conf=/etc/libibverbs.d/metaroce.driver
+kmod=/lib/modules/$(uname -r)/extra/metaroce.ko
+probe=/usr/lib/$multiarch/libibverbs/.mroce-write-test
+touch "$probe" 2>/dev/null || ksft_skip_all "read-only root: run in the test VM (overlay root)"
+rm -f "$probe"
+[ -e "$prov" ] && ksft_skip_all "a provider is already installed at $prov"
+
+unset RDMAV_DRIVERS IBV_DRIVERS
+defer depmod "$(uname -r)"
+defer rm -f "$prov" "$conf" "$kmod"
+out=$(make -s -C "$MROCE_ROOT" install 2>&1)
+rc=$?
+[ $rc -eq 0 ] || echo "$out" | tail -20 | sed 's/^/# /'
+t_check "make install (exit $rc)" [ $rc -eq 0 ]
+t_check "provider installed in $(dirname "$prov")" [ -f "$prov" ]
+t_check "driver file $conf says 'driver metaroce'" grep -qx 'driver metaroce' "$conf"
+t_check "module installed, modinfo finds it" \
+	sh -c "modinfo -n metaroce | grep -qx '$kmod'"
+
+# The installed module is the one loaded from here on, unless a build-tree
+# copy is loaded already (an earlier test of this boot).
+mroce_loaded || t_check "modprobe metaroce (installed copy)" modprobe metaroce
+mroce_loaded || ksft_skip_all "metaroce not loaded"
+
+va=$(uname_of a) vb=$(uname_of b) dev=i$$x
+veth_pair "$va" "" "$vb" "" || ksft_skip_all "cannot create veth"
+ip addr add 192.0.2.1/24 dev "$va"
+t_check "rdma link add $dev" mroce_dev_on "$dev" "$va"
+busywait 5000 port_state_is "$dev" ACTIVE
+busywait 5000 ipv4_gid_index "$dev" >/dev/null
+
+t_check "ibv_devices lists $dev" sh -c "ibv_devices | grep -qw '$dev'"
+info=$(ibv_devinfo -d "$dev" 2>&1)
+echo "$info" | sed 's/^/# /'
+t_check "ibv_devinfo -d $dev: PORT_ACTIVE" grep -q 'state:.*PORT_ACTIVE' <<<"$info"
+# The dynamic loader says which file libibverbs opened.
+t_check "libibverbs loaded the installed provider" \
+	sh -c "LD_DEBUG=files ibv_devinfo -d '$dev' 2>&1 | grep -q 'file=$prov '"
+t_check "and not the build tree's" \
+	sh -c "! LD_DEBUG=files ibv_devinfo -d '$dev' 2>&1 | grep -q 'file=$MROCE_ROOT/'"
+
+# Every object through the installed provider.
+make -s -C "$VERBS_DIR" >/dev/null || ksft_skip_all "cannot build the C tests"
+vo=$("$VERBS_BIN/verbs_objects" "$dev" "$(ipv4_gid_index "$dev")" 2>&1)
+rc=$?
+echo "$vo" | grep -E '^not ok' | sed 's/^/# /'
+t_check "verbs_objects through the installed provider ($(grep -c '^ok' <<<"$vo") ok, exit $rc)" \
+	[ $rc -eq 0 ]
+t_done
