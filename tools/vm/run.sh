@@ -72,8 +72,9 @@ rm -rf "$results"
 mkdir -p "$results"
 
 # ---- initramfs: busybox, the modules to reach the host root, /init ----
-initrd=$vmdir/initramfs-$KVER.cpio.gz
-staging=$vmdir/initramfs-$KVER
+# Per run name, so runs in parallel never share a staging folder.
+initrd=$vmdir/$name.initramfs-$KVER.cpio.gz
+staging=$vmdir/$name.initramfs-$KVER
 rm -rf "$staging"
 mkdir -p "$staging"/{bin,dev,proc,sys,host,upper,newroot,lib/modules}
 cp /bin/busybox "$staging/bin/busybox"
