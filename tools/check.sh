@@ -109,7 +109,8 @@ count_tap "$LOG/vm-selftest.log"
 grep -E '^(ok|not ok)' "$LOG/vm-selftest.log"
 
 echo "== VM selftests (one boot)"
-"$ROOT/tools/vm/run.sh" --name selftests -- "$ROOT/selftests/run_guest.sh"
+"$ROOT/tools/vm/run.sh" --name selftests --timeout "${VM_TIMEOUT:-4200}" -- \
+	"$ROOT/selftests/run_guest.sh"
 rc=$?
 sum=$ROOT/build/vm/selftests/summary.txt
 if [ -f "$sum" ]; then
