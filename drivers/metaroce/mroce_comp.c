@@ -185,6 +185,15 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 		return;
 	}
 	expect = mroce_psn_add(s->first_psn, s->rd_done);
+	/*
+	 * After a gap the READ was asked again from @expect: the responses
+	 * behind the gap are still arriving and say nothing new (the
+	 * requester-side twin of the responder's single NAK, C9-84).
+	 */
+	if (dp->rd_gap && psn != expect) {
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
+		return;
+	}
 	k = mroce_psn_dist(s->first_psn, psn);
 	off = k * dp->pmtu;
 	want = min(dp->pmtu, s->length - off);
@@ -198,6 +207,7 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 	mroce_reqwin_on_read_resp(&dp->win, psn, expect, now, &res);
 	switch (res.verdict) {
 	case MROCE_REQWIN_ACKED:
+		dp->rd_gap = false;
 		if (want && mroce_sge_copy(dp, mroce_swqe_sges(s),
 					   s->wqe.num_sge, off, pkt->payload,
 					   want, true))
@@ -207,6 +217,7 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 		break;
 	case MROCE_REQWIN_RETRY:
 		mroce_req_rewind(dp, res.psn);
+		dp->rd_gap = true;
 		break;
 	case MROCE_REQWIN_RETRY_EXCEEDED:
 		mroce_comp_fail(dp, IB_WC_RETRY_EXC_ERR);
@@ -290,8 +301,9 @@ void mroce_comp_timer(struct mroce_dpqp *dp)
 
 	lockdep_assert_held(&dp->run_lock);
 	mroce_reqwin_on_timer(&dp->win, mroce_task_now(), &res);
-	if (res.verdict == MROCE_REQWIN_RETRY)
+	if (res.verdict == MROCE_REQWIN_RETRY) {
+		dp->rd_gap = false;
 		mroce_req_rewind(dp, res.psn);
-	else if (res.verdict == MROCE_REQWIN_RETRY_EXCEEDED)
+	} else if (res.verdict == MROCE_REQWIN_RETRY_EXCEEDED)
 		mroce_comp_fail(dp, IB_WC_RETRY_EXC_ERR);
 }

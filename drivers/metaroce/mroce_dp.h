@@ -85,6 +85,9 @@ enum mroce_task_flags {
  * @flags: enum mroce_task_flags
  * @dst: cached route of the primary path (RC)
  * @error: a fatal error was found; the task stops until RESET
+ * @rd_gap: READ responses were lost and the READ was resent: the later
+ *	responses still on the way are ignored until the awaited one arrives
+ * @cpu: where the task runs, so one QP's packets leave in order
  * @pmtu: path MTU in bytes
  * @av: primary path (RC), copied at RTR
  * @sport: UDP source port of the connection (RC)
@@ -118,6 +121,8 @@ struct mroce_dpqp {
 	struct dst_cache dst;
 
 	bool error;
+	bool rd_gap;
+	int cpu;
 	u32 pmtu;
 	struct mroce_av av;
 	u16 sport;

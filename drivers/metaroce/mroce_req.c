@@ -46,6 +46,7 @@ void mroce_req_reset(struct mroce_dpqp *dp)
 	dp->comp_idx = 0;
 	dp->rd_atomic = 0;
 	dp->pkts_noack = 0;
+	dp->rd_gap = false;
 	memset(&dp->win, 0, sizeof(dp->win));
 }
 
@@ -422,6 +423,80 @@ static int mroce_req_send_ud(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	return 0;
 }
 
+/*
+ * Point the requester at @psn: the WQE that holds it and the byte offset of
+ * that packet.  READs after it will receive all their responses again.
+ */
+static void mroce_req_seek(struct mroce_dpqp *dp, u32 psn)
+{
+	bool found = false;
+	u32 idx;
+
+	for (idx = dp->comp_idx; idx != dp->req_max; idx++) {
+		struct mroce_swqe *s = mroce_swqe(dp, idx);
+		bool read = s->wqe.opcode == IB_WR_RDMA_READ;
+		u32 k;
+
+		if (!s->started || !s->npsn)
+			continue;
+		if (found) {
+			if (read) {
+				s->rd_done = 0;
+				s->done = false;
+			}
+			continue;
+		}
+		if (!mroce_psn_in_window(psn, s->first_psn, s->npsn))
+			continue;
+		k = mroce_psn_dist(s->first_psn, psn);
+		dp->req_idx = idx;
+		dp->req_off = s->rd_atomic && !read ? 0 : k * dp->pmtu;
+		if (read) {
+			s->rd_done = k;
+			s->done = false;
+		}
+		found = true;
+	}
+	if (!found) {
+		dp->req_idx = dp->req_max;
+		dp->req_off = 0;
+	}
+	dp->pkts_noack = 0;
+}
+
+/*
+ * The window's next PSN moves on its own when an ACK covers PSNs that are
+ * waiting to be resent: follow it, so every packet goes out with the PSN
+ * it had the first time.
+ */
+static void mroce_req_sync(struct mroce_dpqp *dp)
+{
+	struct mroce_swqe *s;
+	u32 psn;
+
+	if (dp->req_idx == dp->req_max)
+		return;
+	s = mroce_swqe(dp, dp->req_idx);
+	psn = mroce_psn_add(s->first_psn, dp->req_off / dp->pmtu);
+	if (psn != dp->win.nxt)
+		mroce_req_seek(dp, dp->win.nxt);
+}
+
+/**
+ * mroce_req_rewind() - go back N: resend from @psn (IBTA 9.7.5.2.1)
+ * @dp: the QP's data path
+ * @psn: first PSN to send again
+ *
+ * Every WQE from the one holding @psn on is sent again with the PSNs it
+ * had; READs after it will receive all their responses again.
+ */
+void mroce_req_rewind(struct mroce_dpqp *dp, u32 psn)
+{
+	lockdep_assert_held(&dp->run_lock);
+	mroce_req_seek(dp, psn);
+	mroce_count(dp->mdev, MROCE_CNT_RETRIES);
+}
+
 /**
  * mroce_req_run() - send what the SQ and the window allow
  * @dp: the QP's data path
@@ -441,7 +516,11 @@ void mroce_req_run(struct mroce_dpqp *dp, int *budget)
 
 	lockdep_assert_held(&dp->run_lock);
 	while (*budget > 0 && !dp->error) {
-		struct mroce_swqe *s = mroce_swqe(dp, dp->req_idx);
+		struct mroce_swqe *s;
+
+		if (mroce_qp_is_rc(qp))
+			mroce_req_sync(dp);
+		s = mroce_swqe(dp, dp->req_idx);
 
 		if (dp->req_idx == dp->req_max) {
 			if (sqd)
@@ -476,51 +555,4 @@ void mroce_req_run(struct mroce_dpqp *dp, int *budget)
 			break;
 		(*budget)--;
 	}
-}
-
-/**
- * mroce_req_rewind() - go back N: resend from @psn (IBTA 9.7.5.2.1)
- * @dp: the QP's data path
- * @psn: first PSN to send again
- *
- * Every WQE from the one holding @psn on is sent again with the PSNs it
- * had; READs after it will receive all their responses again.
- */
-void mroce_req_rewind(struct mroce_dpqp *dp, u32 psn)
-{
-	bool found = false;
-	u32 idx;
-
-	lockdep_assert_held(&dp->run_lock);
-	for (idx = dp->comp_idx; idx != dp->req_max; idx++) {
-		struct mroce_swqe *s = mroce_swqe(dp, idx);
-		bool read = s->wqe.opcode == IB_WR_RDMA_READ;
-		u32 k;
-
-		if (!s->started || !s->npsn)
-			continue;
-		if (found) {
-			if (read) {
-				s->rd_done = 0;
-				s->done = false;
-			}
-			continue;
-		}
-		if (!mroce_psn_in_window(psn, s->first_psn, s->npsn))
-			continue;
-		k = mroce_psn_dist(s->first_psn, psn);
-		dp->req_idx = idx;
-		dp->req_off = s->rd_atomic && !read ? 0 : k * dp->pmtu;
-		if (read) {
-			s->rd_done = k;
-			s->done = false;
-		}
-		found = true;
-	}
-	if (!found) {
-		dp->req_idx = dp->req_max;
-		dp->req_off = 0;
-	}
-	dp->pkts_noack = 0;
-	mroce_count(dp->mdev, MROCE_CNT_RETRIES);
 }

@@ -32,8 +32,12 @@ u64 mroce_task_now(void)
 
 void mroce_task_schedule(struct mroce_dpqp *dp)
 {
+	/*
+	 * Always the same CPU: packets a veth carries are queued per CPU, and
+	 * a QP that sent from two CPUs would reorder its own packets.
+	 */
 	if (!test_bit(MROCE_TASK_DEAD, &dp->flags))
-		queue_work(system_highpri_wq, &dp->work);
+		queue_work_on(dp->cpu, system_highpri_wq, &dp->work);
 }
 
 static enum hrtimer_restart mroce_task_timer_fn(struct hrtimer *t)
@@ -236,6 +240,7 @@ int mroce_dp_qp_create(struct mroce_qp *qp, struct ib_qp_init_attr *init)
 		return -ENOMEM;
 	dp->qp = qp;
 	dp->mdev = to_mdev(qp->ibqp.device);
+	dp->cpu = cpumask_local_spread(qp->ibqp.qp_num, NUMA_NO_NODE);
 	mutex_init(&dp->run_lock);
 	INIT_WORK(&dp->work, mroce_task_work);
 	INIT_WORK(&dp->err_work, mroce_task_err_work);

@@ -142,6 +142,8 @@ cs_run() {
 		tail -n 2 "$clog" | sed 's/^/#   /'
 	else
 		t_fail "$desc (server $src, client $crc)"
+		grep -ihE "error|fail|exceed|couldn|unable" "$slog" "$clog" | head -5 | sed 's/^/#   /'
+		echo "#   $DEV1: $(dp_counters "$DEV1")"
 		echo "#   server: ${scmd[*]}"
 		tail -n 8 "$slog" | sed 's/^/#   s: /'
 		echo "#   client: ${ccmd[*]}"

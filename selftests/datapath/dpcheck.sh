@@ -1,0 +1,24 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Data integrity: mroce_dpcheck moves random lengths, offsets and SGE
+# layouts with every RC opcode (SEND, SEND_IMM, WRITE, WRITE_IMM, READ,
+# CMP_SWP, FETCH_ADD, inline or gathered) in both directions and compares
+# checksums of source and destination.  DP_TOPO=mx runs it against rxe.
+source "$(dirname "$0")/dp_lib.sh"
+
+mroce_load_or_skip
+use_build_provider
+BIN=$MROCE_ROOT/build/selftests/datapath/mroce_dpcheck
+[ -x "$BIN" ] || ksft_skip_all "$BIN not built (make -C selftests/datapath)"
+topo=${DP_TOPO:-mm}
+dp_topo "$topo" || ksft_skip_all "cannot build the $topo topology"
+
+for fam in v4 v6; do
+	if [ $fam = v4 ]; then g1=$G1 g2=$G2; else g1=$G1_6 g2=$G2_6; fi
+	seed=$RANDOM
+	t_check "dpcheck $topo $fam: $DEV1 <-> $DEV2, 300 random ops (seed $seed)" \
+		timeout 300 "$BIN" -a "$DEV1" -g "$g1" -b "$DEV2" -G "$g2" -n 300 -s $seed
+done
+echo "# $DEV1: $(dp_counters "$DEV1")"
+t_done

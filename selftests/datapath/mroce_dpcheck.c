@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * mroce_dpcheck: move data between two RDMA devices with every RC opcode
+ * and check it, which perftest does not.  One process opens both devices
+ * (RDMA devices are visible from every namespace) and connects an RC QP on
+ * each; every iteration picks an opcode, a direction, a length, offsets and
+ * an SGE layout (1-4 SGEs over two memory regions, inline when it fits) at
+ * random, fills source and destination with different random bytes, runs
+ * the work request and compares an FNV-1a checksum of what the source
+ * gathered with one of what the destination received, and the completions
+ * (status, opcode, byte_len, immediate) on both sides.
+ *
+ *   mroce_dpcheck -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED]
+ *
+ * Exit status 0 when every iteration checked out; one line per failure.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <infiniband/verbs.h>
+
+#define BUF_SIZE	(1u << 20)	/* per side: two MRs of 512 KiB */
+#define SLOT_SIZE	(128u << 10)	/* SGEs never share a slot */
+#define NSLOTS		(BUF_SIZE / SLOT_SIZE)
+#define MAX_LEN		(96u << 10)
+#define MAX_SGE		4
+#define MAX_INLINE	128
+
+struct side {
+	const char *name;
+	int gid_idx;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr[2];
+	uint8_t *buf;
+	union ibv_gid gid;
+	enum ibv_mtu mtu;
+	uint32_t psn;
+};
+
+static unsigned int seed;
+static int failures;
+
+static uint32_t rnd(uint32_t n)
+{
+	return n ? (uint32_t)(rand_r(&seed) % n) : 0;
+}
+
+static void fill(uint8_t *p, size_t len)
+{
+	while (len--)
+		*p++ = rand_r(&seed);
+}
+
+static uint64_t fnv_add(uint64_t h, const uint8_t *p, size_t len)
+{
+	while (len--)
+		h = (h ^ *p++) * 0x100000001b3ULL;
+	return h;
+}
+
+#define FNV_INIT 0xcbf29ce484222325ULL
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+static struct ibv_context *open_dev(const char *name)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_context *ctx = NULL;
+	int i;
+
+	for (i = 0; list && list[i]; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name))
+			ctx = ibv_open_device(list[i]);
+	ibv_free_device_list(list);
+	return ctx;
+}
+
+static void setup(struct side *s)
+{
+	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		     IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 64, .max_recv_wr = 64,
+			 .max_send_sge = MAX_SGE, .max_recv_sge = MAX_SGE,
+			 .max_inline_data = MAX_INLINE },
+	};
+	struct ibv_port_attr port;
+
+	s->ctx = open_dev(s->name);
+	if (!s->ctx)
+		die(s->name);
+	s->pd = ibv_alloc_pd(s->ctx);
+	s->cq = ibv_create_cq(s->ctx, 256, NULL, NULL, 0);
+	if (posix_memalign((void **)&s->buf, 4096, BUF_SIZE) || !s->pd || !s->cq)
+		die("alloc");
+	s->mr[0] = ibv_reg_mr(s->pd, s->buf, BUF_SIZE / 2, access);
+	s->mr[1] = ibv_reg_mr(s->pd, s->buf + BUF_SIZE / 2, BUF_SIZE / 2,
+			      access);
+	init.send_cq = s->cq;
+	init.recv_cq = s->cq;
+	s->qp = ibv_create_qp(s->pd, &init);
+	if (!s->mr[0] || !s->mr[1] || !s->qp)
+		die("mr/qp");
+	if (ibv_query_port(s->ctx, 1, &port) ||
+	    ibv_query_gid(s->ctx, 1, s->gid_idx, &s->gid))
+		die("query");
+	s->mtu = port.active_mtu;
+	s->psn = rnd(1u << 24);
+}
+
+static void connect_qp(struct side *s, struct side *peer)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ |
+				   IBV_ACCESS_REMOTE_ATOMIC,
+	};
+
+	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+		die("INIT");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = s->mtu < peer->mtu ? s->mtu : peer->mtu;
+	a.dest_qp_num = peer->qp->qp_num;
+	a.rq_psn = peer->psn;
+	a.max_dest_rd_atomic = 16;
+	a.min_rnr_timer = 12;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid = peer->gid;
+	a.ah_attr.grh.sgid_index = s->gid_idx;
+	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.port_num = 1;
+	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV |
+			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		die("RTR");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.sq_psn = s->psn;
+	a.max_rd_atomic = 16;
+	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+			  IBV_QP_MAX_QP_RD_ATOMIC))
+		die("RTS");
+}
+
+/* Random SGEs over distinct slots of @s's buffer, @len bytes in all. */
+static int make_sges(struct side *s, uint32_t len, struct ibv_sge *sge)
+{
+	int n = len ? 1 + rnd(MAX_SGE) : 1, i, slots[NSLOTS], k;
+	uint32_t left = len;
+
+	for (i = 0; i < (int)NSLOTS; i++)
+		slots[i] = i;
+	for (i = 0; i < (int)NSLOTS; i++) {
+		k = rnd(NSLOTS);
+		int t = slots[i];
+
+		slots[i] = slots[k];
+		slots[k] = t;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t piece = i == n - 1 ? left : rnd(left + 1);
+		uint32_t off = rnd(SLOT_SIZE - piece + 1);
+		uint32_t at = slots[i] * SLOT_SIZE + off;
+
+		sge[i].addr = (uintptr_t)(s->buf + at);
+		sge[i].length = piece;
+		sge[i].lkey = s->mr[at >= BUF_SIZE / 2]->lkey;
+		left -= piece;
+	}
+	return n;
+}
+
+static uint64_t sge_sum(const struct ibv_sge *sge, int n, uint32_t limit)
+{
+	uint64_t h = FNV_INIT;
+	int i;
+
+	for (i = 0; i < n && limit; i++) {
+		uint32_t l = sge[i].length < limit ? sge[i].length : limit;
+
+		h = fnv_add(h, (uint8_t *)(uintptr_t)sge[i].addr, l);
+		limit -= l;
+	}
+	return h;
+}
+
+static void sge_fill(const struct ibv_sge *sge, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		fill((uint8_t *)(uintptr_t)sge[i].addr, sge[i].length);
+}
+
+static int poll_one(struct side *s, struct ibv_wc *wc)
+{
+	struct timespec t0, t;
+	int n;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		n = ibv_poll_cq(s->cq, 1, wc);
+		if (n)
+			return n < 0 ? -1 : 0;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 20)
+			return -1;
+	}
+}
+
+static const char *const op_names[] = {
+	"SEND", "SEND_IMM", "WRITE", "WRITE_IMM", "READ", "CMP_SWP",
+	"FETCH_ADD",
+};
+
+#define FAIL(fmt, ...) do { \
+	printf("FAIL iter %d %s %s->%s len %u: " fmt "\n", it, op_names[op], \
+	       src->name, dst->name, len, ##__VA_ARGS__); \
+	failures++; \
+	return -1; \
+} while (0)
+
+static int one(int it, struct side *src, struct side *dst)
+{
+	struct ibv_sge lsge[MAX_SGE], rsge[MAX_SGE];
+	struct ibv_send_wr wr = {}, *bad;
+	struct ibv_recv_wr rwr = {}, *rbad;
+	int op = rnd(7), nl, nr = 0;
+	uint32_t len = rnd(4) ? rnd(MAX_LEN) : rnd(64);
+	uint32_t imm = rnd(UINT32_MAX), roff, rmr;
+	bool recv = op <= 1 || op == 3;
+	uint64_t want = 0, got, old = 0, *target = NULL;
+	struct ibv_wc wc, rwc;
+	uint8_t *remote;
+
+	if (op >= 5)
+		len = 8;
+	nl = make_sges(src, len, lsge);
+	if (op >= 5) {
+		/* The original value lands in one 8-byte buffer (IBTA 9.4.5). */
+		lsge[0].addr &= ~7ull;
+		lsge[0].length = 8;
+		nl = 1;
+	}
+	rmr = rnd(2);
+	roff = rnd(BUF_SIZE / 2 - len + 1) & (op >= 5 ? ~7u : ~0u);
+	remote = dst->buf + rmr * (BUF_SIZE / 2) + roff;
+	sge_fill(lsge, nl);
+	fill(remote, len);
+	if (recv) {
+		uint32_t rlen = op == 3 ? 0 : len + rnd(100);
+
+		nr = make_sges(dst, rlen, rsge);
+		sge_fill(rsge, nr);
+		rwr.wr_id = 2;
+		rwr.sg_list = rsge;
+		rwr.num_sge = op == 3 ? 0 : nr;
+		if (ibv_post_recv(dst->qp, &rwr, &rbad))
+			FAIL("post_recv");
+	}
+
+	wr.wr_id = 1;
+	wr.sg_list = lsge;
+	wr.num_sge = nl;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	if (op <= 3 && len <= MAX_INLINE && rnd(2))
+		wr.send_flags |= IBV_SEND_INLINE;
+	wr.imm_data = htobe32(imm);
+	wr.wr.rdma.remote_addr = (uintptr_t)remote;
+	wr.wr.rdma.rkey = dst->mr[rmr]->rkey;
+	switch (op) {
+	case 0: wr.opcode = IBV_WR_SEND; break;
+	case 1: wr.opcode = IBV_WR_SEND_WITH_IMM; break;
+	case 2: wr.opcode = IBV_WR_RDMA_WRITE; break;
+	case 3: wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM; break;
+	case 4: wr.opcode = IBV_WR_RDMA_READ; break;
+	default:
+		target = (uint64_t *)remote;
+		old = *target;
+		wr.opcode = op == 5 ? IBV_WR_ATOMIC_CMP_AND_SWP :
+				      IBV_WR_ATOMIC_FETCH_AND_ADD;
+		wr.wr.atomic.remote_addr = (uintptr_t)remote;
+		wr.wr.atomic.rkey = dst->mr[rmr]->rkey;
+		wr.wr.atomic.compare_add = op == 5 && rnd(2) ? old :
+					   ((uint64_t)rnd(UINT32_MAX) << 32) | rnd(UINT32_MAX);
+		wr.wr.atomic.swap = ((uint64_t)rnd(UINT32_MAX) << 32) | rnd(UINT32_MAX);
+		break;
+	}
+	if (op != 4)
+		want = sge_sum(lsge, nl, len);
+	else
+		want = fnv_add(FNV_INIT, remote, len);
+	if (ibv_post_send(src->qp, &wr, &bad))
+		FAIL("post_send");
+	if (poll_one(src, &wc))
+		FAIL("no send completion");
+	if (wc.status != IBV_WC_SUCCESS || wc.wr_id != 1)
+		FAIL("send completion status %d (%s)", wc.status,
+		     ibv_wc_status_str(wc.status));
+	if (recv) {
+		if (poll_one(dst, &rwc))
+			FAIL("no receive completion");
+		if (rwc.status != IBV_WC_SUCCESS || rwc.wr_id != 2)
+			FAIL("receive status %d", rwc.status);
+		if (rwc.byte_len != len)
+			FAIL("byte_len %u", rwc.byte_len);
+		if ((op == 1 || op == 3) &&
+		    (!(rwc.wc_flags & IBV_WC_WITH_IMM) ||
+		     be32toh(rwc.imm_data) != imm))
+			FAIL("immediate lost");
+		if (rwc.opcode != (op == 3 ? IBV_WC_RECV_RDMA_WITH_IMM :
+					     IBV_WC_RECV))
+			FAIL("receive opcode %d", rwc.opcode);
+	}
+
+	switch (op) {
+	case 0:
+	case 1:
+		got = sge_sum(rsge, nr, len);
+		break;
+	case 4:
+		got = sge_sum(lsge, nl, len);
+		break;
+	case 5:
+	case 6:
+		got = *(uint64_t *)(uintptr_t)lsge[0].addr;
+		if (got != old)
+			FAIL("atomic returned %" PRIx64 ", memory had %" PRIx64,
+			     got, old);
+		want = op == 6 ? old + wr.wr.atomic.compare_add :
+		       old == wr.wr.atomic.compare_add ? wr.wr.atomic.swap : old;
+		if (*target != want)
+			FAIL("atomic left %" PRIx64 ", want %" PRIx64,
+			     *target, want);
+		return 0;
+	default:
+		got = fnv_add(FNV_INIT, remote, len);
+		break;
+	}
+	if (got != want)
+		FAIL("checksum %016" PRIx64 " != %016" PRIx64 " (%d SGEs, %s)",
+		     got, want, nl,
+		     wr.send_flags & IBV_SEND_INLINE ? "inline" : "gather");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct side a = { .gid_idx = -1 }, b = { .gid_idx = -1 };
+	int iters = 200, c, i, counts[2] = { 0, 0 };
+
+	seed = time(NULL);
+	while ((c = getopt(argc, argv, "a:b:g:G:n:s:")) != -1) {
+		switch (c) {
+		case 'a': a.name = optarg; break;
+		case 'b': b.name = optarg; break;
+		case 'g': a.gid_idx = atoi(optarg); break;
+		case 'G': b.gid_idx = atoi(optarg); break;
+		case 'n': iters = atoi(optarg); break;
+		case 's': seed = strtoul(optarg, NULL, 0); break;
+		default: goto usage;
+		}
+	}
+	if (!a.name || !b.name || a.gid_idx < 0 || b.gid_idx < 0)
+		goto usage;
+	printf("seed %u\n", seed);
+	setup(&a);
+	setup(&b);
+	connect_qp(&a, &b);
+	connect_qp(&b, &a);
+	for (i = 0; i < iters && failures < 5; i++) {
+		bool ab = rnd(2);
+
+		if (one(i, ab ? &a : &b, ab ? &b : &a))
+			break;	/* the QPs are in error now */
+		counts[ab]++;
+	}
+	printf("%d iterations (%d %s->%s, %d %s->%s), %d failures\n", i,
+	       counts[1], a.name, b.name, counts[0], b.name, a.name, failures);
+	return failures ? 1 : 0;
+usage:
+	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED]\n",
+		argv[0]);
+	return 2;
+}

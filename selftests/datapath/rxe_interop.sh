@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Wire compatibility with rdma_rxe: MetaRoCE in a namespace, rxe on the
+# other end of the veth in the initial namespace (6.1's rxe socket lives in
+# init_net), each as server and as client.
+source "$(dirname "$0")/dp_lib.sh"
+
+mroce_load_or_skip
+use_build_provider
+command -v ibv_rc_pingpong >/dev/null || ksft_skip_all "ibverbs-utils not installed"
+modprobe rdma_rxe 2>/dev/null || ksft_skip_all "rdma_rxe not available"
+dp_topo mx || ksft_skip_all "cannot build the MetaRoCE/rxe topology"
+# libibverbs still loads the system providers (rxe) besides ours.
+
+P=18515
+for side in 2 1; do
+	cs_run "rc_pingpong -s 4096 vs rxe, server on side $side" $P $side 60 \
+		ibv_rc_pingpong -d {DEV} -g {GID} -s 4096 -n 50 -c -- \
+		ibv_rc_pingpong -d {DEV} -g {GID} -s 4096 -n 50 -c {PEER}
+	cs_run "ud_pingpong vs rxe, server on side $side" $P $side 60 \
+		ibv_ud_pingpong -d {DEV} -g {GID} -s 1000 -n 50 -c -- \
+		ibv_ud_pingpong -d {DEV} -g {GID} -s 1000 -n 50 -c {PEER}
+	for t in "ib_write_bw -s 65536" "ib_read_bw -s 65536" "ib_send_bw -s 4096" "ib_atomic_bw"; do
+		# shellcheck disable=SC2086
+		cs_run "$t vs rxe, server on side $side" $P $side 120 \
+			$t -n 200 -d {DEV} -x {GID} -F -- $t -n 200 -d {DEV} -x {GID} -F {PEER}
+	done
+done
+echo "# $DEV1: $(dp_counters "$DEV1")"
+t_done

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# UD sends with GRH (ibv_ud_pingpong) and SRQ receives over several RC QPs
+# (ibv_srq_pingpong) between two MetaRoCE devices in two namespaces, with
+# each side as server.
+source "$(dirname "$0")/dp_lib.sh"
+
+mroce_load_or_skip
+use_build_provider
+command -v ibv_ud_pingpong >/dev/null || ksft_skip_all "ibverbs-utils not installed"
+dp_topo mm || ksft_skip_all "cannot build the two-namespace topology"
+
+P=18515
+for side in 2 1; do
+	cs_run "ud_pingpong -s 1000, server on side $side" $P $side 60 \
+		ibv_ud_pingpong -d {DEV} -g {GID} -s 1000 -n 50 -c -- \
+		ibv_ud_pingpong -d {DEV} -g {GID} -s 1000 -n 50 -c {PEER}
+	cs_run "srq_pingpong 4 QPs -s 3000, server on side $side" $P $side 90 \
+		ibv_srq_pingpong -d {DEV} -g {GID} -q 4 -s 3000 -n 50 -c -- \
+		ibv_srq_pingpong -d {DEV} -g {GID} -q 4 -s 3000 -n 50 -c {PEER}
+done
+cs_run "ud_pingpong IPv6 GID" $P 2 60 \
+	ibv_ud_pingpong -d {DEV} -g {GID6} -s 512 -n 20 -c -- \
+	ibv_ud_pingpong -d {DEV} -g {GID6} -s 512 -n 20 -c {PEER}
+echo "# $DEV1: $(dp_counters "$DEV1")"
+echo "# $DEV2: $(dp_counters "$DEV2")"
+t_done
