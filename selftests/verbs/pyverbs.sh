@@ -38,6 +38,9 @@ $PY -c 'import pyverbs' 2>/dev/null || ksft_skip_all "python3-pyverbs not instal
 mroce_load_or_skip
 use_build_provider
 modprobe rdma_rxe 2>/dev/null || ksft_skip_all "no rdma_rxe"
+# rxe keeps UDP 4791 of init_net while loaded: unload it at exit so later
+# tests can put MetaRoCE devices in the initial namespace.
+defer modprobe -r rdma_rxe
 
 # MetaRoCE in its own namespace: rxe binds UDP 4791 in init_net (6.1).
 ns=$(uname_of n) va=$(uname_of a) vb=$(uname_of b)
