@@ -39,8 +39,8 @@
 
 /* Packets a task handles per run before it yields the CPU. */
 #define MROCE_TASK_BUDGET	64
-/* PSNs a requester keeps in flight (go-back-N window). */
-#define MROCE_REQ_WINDOW	512
+/* PSNs a requester keeps in flight (go-back-N window; rxe uses 128 too). */
+#define MROCE_REQ_WINDOW	128
 /* Ask for an ACK at least this often inside long messages. */
 #define MROCE_REQ_ACKREQ_EVERY	32
 

@@ -282,6 +282,23 @@ static void mroce_resp_read_reply(struct mroce_dpqp *dp, u32 rkey, u64 va,
 	}
 }
 
+/*
+ * A message that consumes a receive WQE starts: take one, or answer RNR
+ * NAK (none posted) or fail (broken ring).  Returns true when one is held.
+ */
+static bool mroce_resp_need_rwqe(struct mroce_dpqp *dp,
+				 struct mroce_rxpkt *pkt)
+{
+	int err = mroce_resp_take_rwqe(dp);
+
+	if (err == -EAGAIN)
+		mroce_resp_rnr(dp, pkt->hdr.bth.psn);
+	else if (err)
+		mroce_resp_fatal(dp, pkt, MROCE_NAK_REMOTE_OP_ERROR,
+				 IB_WC_LOC_QP_OP_ERR);
+	return !err;
+}
+
 static void mroce_resp_read(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 {
 	const struct mroce_reth *reth = &pkt->hdr.reth;
@@ -298,8 +315,13 @@ static void mroce_resp_read(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 				 IB_WC_REM_INV_REQ_ERR);
 		return;
 	}
-	mroce_respwin_accept(&dp->rwin, &pkt->hdr, dp->pmtu);
+	/*
+	 * A pending ACK goes out first: once the READ is accepted it would
+	 * carry the READ's PSN, which only its responses may acknowledge
+	 * (IBTA 9.7.5.1.x).
+	 */
 	mroce_resp_flush_acks(dp);
+	mroce_respwin_accept(&dp->rwin, &pkt->hdr, dp->pmtu);
 	mroce_resp_read_reply(dp, reth->rkey, reth->va, reth->len,
 			      pkt->hdr.bth.psn, dp->rwin.msn);
 }
@@ -329,10 +351,11 @@ static void mroce_resp_atomic(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 				 IB_WC_REM_ACCESS_ERR);
 		return;
 	}
+	/* As for READ: the ACK must not carry the atomic's PSN. */
+	mroce_resp_flush_acks(dp);
 	res = mroce_respwin_accept(&dp->rwin, &pkt->hdr, dp->pmtu);
 	if (res)
 		res->orig = orig;
-	mroce_resp_flush_acks(dp);
 	mroce_resp_send(dp, MROCE_OP_RC_ATOMIC_ACKNOWLEDGE,
 			mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID),
 			pkt->hdr.bth.psn, dp->rwin.msn, orig);
@@ -343,7 +366,6 @@ static void mroce_resp_write(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	const struct mroce_hdr *h = &pkt->hdr;
 	u32 flags = pkt->lo.op->flags, plen = pkt->lo.pay_len;
 	struct mroce_resp_msg *m = &dp->msg;
-	int err;
 
 	if (flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY)) {
 		if (!(dp->qp->attr.qp_access_flags & IB_ACCESS_REMOTE_WRITE) ||
@@ -366,18 +388,9 @@ static void mroce_resp_write(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 				 IB_WC_REM_INV_REQ_ERR);
 		return;
 	}
-	if ((flags & MROCE_OPF_IMM) && !m->have_rwqe) {
-		err = mroce_resp_take_rwqe(dp);
-		if (err == -EAGAIN) {
-			mroce_resp_rnr(dp, h->bth.psn);
-			return;
-		}
-		if (err) {
-			mroce_resp_fatal(dp, pkt, MROCE_NAK_REMOTE_OP_ERROR,
-					 IB_WC_LOC_QP_OP_ERR);
-			return;
-		}
-	}
+	if ((flags & MROCE_OPF_IMM) && !m->have_rwqe &&
+	    !mroce_resp_need_rwqe(dp, pkt))
+		return;
 	if (mroce_rkey_copy(dp, m->wr_rkey, m->wr_va, pkt->payload, plen,
 			    IB_ACCESS_REMOTE_WRITE, true)) {
 		mroce_resp_fatal(dp, pkt, MROCE_NAK_REMOTE_ACCESS_ERROR,
@@ -402,18 +415,9 @@ static void mroce_resp_sendop(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	u32 wc_flags = 0, ex = 0;
 	int err;
 
-	if (flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY)) {
-		err = mroce_resp_take_rwqe(dp);
-		if (err == -EAGAIN) {
-			mroce_resp_rnr(dp, h->bth.psn);
-			return;
-		}
-		if (err) {
-			mroce_resp_fatal(dp, pkt, MROCE_NAK_REMOTE_OP_ERROR,
-					 IB_WC_LOC_QP_OP_ERR);
-			return;
-		}
-	}
+	if ((flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY)) &&
+	    !mroce_resp_need_rwqe(dp, pkt))
+		return;
 	if (!m->have_rwqe) {
 		mroce_resp_fatal(dp, pkt, MROCE_NAK_INVALID_REQUEST,
 				 IB_WC_REM_INV_REQ_ERR);

@@ -155,3 +155,15 @@ cs_run() {
 dp_counters() {
 	rdma statistic show link "$1/1" 2>/dev/null | tr -s ' ' | cut -d' ' -f3- | head -c 400
 }
+
+# dp_setup KIND TOOL: load the module, use our provider, skip without TOOL,
+# build topology KIND.
+dp_setup() {
+	mroce_load_or_skip
+	use_build_provider
+	command -v "$2" >/dev/null || ksft_skip_all "$2 not installed"
+	if [ "$1" = mx ]; then
+		modprobe rdma_rxe 2>/dev/null || ksft_skip_all "rdma_rxe not available"
+	fi
+	dp_topo "$1" || ksft_skip_all "cannot build the $1 topology"
+}

@@ -10,7 +10,7 @@ source "$(dirname "$0")/dp_lib.sh"
 mroce_load_or_skip
 use_build_provider
 BIN=$MROCE_ROOT/build/selftests/datapath/mroce_dpcheck
-[ -x "$BIN" ] || ksft_skip_all "$BIN not built (make -C selftests/datapath)"
+make -s -C "$DP_DIR" >/dev/null || ksft_skip_all "cannot build mroce_dpcheck"
 topo=${DP_TOPO:-mm}
 dp_topo "$topo" || ksft_skip_all "cannot build the $topo topology"
 

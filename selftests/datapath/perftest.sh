@@ -6,10 +6,7 @@
 # inline data.  perftest checks completions, not data: mroce_dpcheck does.
 source "$(dirname "$0")/dp_lib.sh"
 
-mroce_load_or_skip
-use_build_provider
-command -v ib_write_bw >/dev/null || ksft_skip_all "perftest not installed"
-dp_topo "${DP_TOPO:-mm}" || ksft_skip_all "cannot build the topology"
+dp_setup "${DP_TOPO:-mm}" ib_write_bw
 
 P=18515
 pt() { # DESC SIDE TOOL ARGS...

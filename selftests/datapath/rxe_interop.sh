@@ -6,12 +6,7 @@
 # init_net), each as server and as client.
 source "$(dirname "$0")/dp_lib.sh"
 
-mroce_load_or_skip
-use_build_provider
-command -v ibv_rc_pingpong >/dev/null || ksft_skip_all "ibverbs-utils not installed"
-modprobe rdma_rxe 2>/dev/null || ksft_skip_all "rdma_rxe not available"
-dp_topo mx || ksft_skip_all "cannot build the MetaRoCE/rxe topology"
-# libibverbs still loads the system providers (rxe) besides ours.
+dp_setup mx ibv_rc_pingpong
 
 P=18515
 for side in 2 1; do

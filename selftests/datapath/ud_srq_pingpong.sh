@@ -6,10 +6,7 @@
 # each side as server.
 source "$(dirname "$0")/dp_lib.sh"
 
-mroce_load_or_skip
-use_build_provider
-command -v ibv_ud_pingpong >/dev/null || ksft_skip_all "ibverbs-utils not installed"
-dp_topo mm || ksft_skip_all "cannot build the two-namespace topology"
+dp_setup mm ibv_ud_pingpong
 
 P=18515
 for side in 2 1; do
