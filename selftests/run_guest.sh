@@ -12,7 +12,7 @@
 # counted over the subtests of all programs.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-SUITES=(metaroce)
+SUITES=(metaroce datapath)
 RESULTS=${MROCE_RESULTS:-/tmp}
 PER_TEST_TIMEOUT=${MROCE_T_TIMEOUT:-900}
 
