@@ -57,10 +57,15 @@ static void mroce_comp_retire(struct mroce_dpqp *dp, struct mroce_swqe *s,
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	if (READ_ONCE(qp->state) != IB_QPS_ERR) {
-		if (post)
-			mroce_cqe_post(to_mcq(qp->ibqp.send_cq), &cqe, false);
+		/*
+		 * Free the ring slot before the completion is visible: an
+		 * application that reposts as soon as it polls the CQE must
+		 * find the slot free, or its post fails with a full queue.
+		 */
 		qp->sq.head = dp->comp_idx + 1;
 		smp_store_release(&qp->sq.hdr->consumer, qp->sq.head);
+		if (post)
+			mroce_cqe_post(to_mcq(qp->ibqp.send_cq), &cqe, false);
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	dp->comp_idx++;

@@ -278,8 +278,9 @@ static void mroce_qp_flush_ring(struct mroce_qp *qp, struct mroce_kring *ring,
 				cqe.wr_id = READ_ONCE(w->wr_id);
 				cqe.opcode = IB_WC_RECV;
 			}
-			mroce_cq_post(cq, &cqe, false);
+			/* Slot first, completion second (see mroce_comp.c). */
 			smp_store_release(&ring->hdr->consumer, ++ring->head);
+			mroce_cq_post(cq, &cqe, false);
 		}
 		mroce_ring_set_flags(ring, 0, METAROCE_RING_F_KBUSY);
 		/* Pairs with the provider's barrier after its producer store. */
