@@ -19,6 +19,7 @@
  * that the ICRC can cover the final IP header (IBTA A17.8 includes the IPv4
  * identification), then hands the packet to ip_local_out()/ip6_local_out().
  */
+#include <linux/inetdevice.h>
 #include <linux/netdevice.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
@@ -73,6 +74,25 @@ static struct mroce_dev *mroce_net_find_dev(struct mroce_net *mnet,
 }
 
 /*
+ * A packet to one of this namespace's own addresses (a QP talking to a QP
+ * of the same device, or of another device in the namespace) is routed
+ * through the loopback device: the device is the one that owns the
+ * destination address.  RCU read lock held.
+ */
+static struct net_device *mroce_net_local_dev(struct sock *sk,
+					      struct sk_buff *skb)
+{
+	struct net *net = sock_net(sk);
+
+	if (ip_hdr(skb)->version == 4)
+		return __ip_dev_find(net, ip_hdr(skb)->daddr, false);
+	if (IS_ENABLED(CONFIG_IPV6) && ipv6_stub->ipv6_dev_find)
+		return ipv6_stub->ipv6_dev_find(net, &ipv6_hdr(skb)->daddr,
+						NULL);
+	return NULL;
+}
+
+/*
  * UDP encap receive hook, in softirq with the RCU read lock held; skb->data
  * is the UDP header.  Returns 0: the skb is always consumed.
  */
@@ -80,9 +100,12 @@ static int mroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
 	struct mroce_net *mnet = rcu_dereference_sk_user_data(sk);
 	struct mroce_dev *mdev = NULL;
+	struct net_device *ndev = skb->dev;
 
-	if (mnet)
-		mdev = mroce_net_find_dev(mnet, skb->dev);
+	if (ndev && (ndev->flags & IFF_LOOPBACK))
+		ndev = mroce_net_local_dev(sk, skb);
+	if (mnet && ndev)
+		mdev = mroce_net_find_dev(mnet, ndev);
 	if (!mdev) {
 		kfree_skb(skb);
 		return 0;
