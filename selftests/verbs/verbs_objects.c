@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
 #include <infiniband/verbs.h>
 
@@ -135,6 +136,8 @@ static int poll_n(struct ibv_cq *cq, struct ibv_wc *wc, int n)
 		if (r < 0)
 			return r;
 		got += r;
+		if (got < n)
+			usleep(1000);
 	}
 	return got;
 }
@@ -575,7 +578,8 @@ static void test_ud_ah(struct ibv_pd *pd, struct ibv_cq *cq)
 	};
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
 				 .qkey = 0x11111111 };
-	struct ibv_send_wr wr = { .opcode = IBV_WR_SEND }, *bad;
+	struct ibv_send_wr wr = { .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
 	struct ibv_wc wc;
 	struct ibv_qp *qp;
 	struct ibv_ah *ah;
@@ -608,7 +612,10 @@ static void test_ud_ah(struct ibv_pd *pd, struct ibv_cq *cq)
 	wr.opcode = IBV_WR_RDMA_WRITE;
 	check(ibv_post_send(qp, &wr, &bad) == EINVAL,
 	      "UD post_send RDMA WRITE: EINVAL");
-	/* Sent already if the data path ran, flushed otherwise. */
+	/*
+	 * Signaled, so it completes whether the data path sent it already
+	 * (success) or the move to ERR flushed it.
+	 */
 	check(!to_state(qp, IBV_QPS_ERR) && poll_n(cq, &wc, 1) == 1 &&
 	      wc.wr_id == 77 && (wc.status == IBV_WC_WR_FLUSH_ERR ||
 				 wc.status == IBV_WC_SUCCESS),
