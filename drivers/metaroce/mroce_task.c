@@ -152,15 +152,19 @@ static void mroce_task_rx_one(struct mroce_dpqp *dp, struct sk_buff *skb,
 	consume_skb(skb);
 }
 
-static void mroce_task_work(struct work_struct *work)
+/*
+ * One run of the task: received packets, ACKs, the retransmission timer,
+ * then the requester.  Caller holds dp->run_lock.  Returns true when work
+ * is left for another run.
+ */
+static bool mroce_task_run(struct mroce_dpqp *dp)
 {
-	struct mroce_dpqp *dp = container_of(work, struct mroce_dpqp, work);
 	int budget = MROCE_TASK_BUDGET;
 	enum ib_qp_state state;
 	struct sk_buff *skb;
 	bool more = false;
 
-	mutex_lock(&dp->run_lock);
+	lockdep_assert_held(&dp->run_lock);
 	state = READ_ONCE(dp->qp->state);
 	while (budget > 0 && (skb = skb_dequeue(&dp->rxq))) {
 		budget--;
@@ -180,10 +184,45 @@ static void mroce_task_work(struct work_struct *work)
 		more = budget <= 0;
 	}
 	mroce_task_arm(dp);
-	more |= !skb_queue_empty(&dp->rxq);
+	return more || !skb_queue_empty(&dp->rxq);
+}
+
+static void mroce_task_work(struct work_struct *work)
+{
+	struct mroce_dpqp *dp = container_of(work, struct mroce_dpqp, work);
+	bool more;
+
+	mutex_lock(&dp->run_lock);
+	more = mroce_task_run(dp);
 	mutex_unlock(&dp->run_lock);
 	if (more)
 		mroce_task_schedule(dp);
+}
+
+/*
+ * The send doorbell of a user QP is a system call of the process that
+ * posted.  When it runs on the task's CPU and the task is idle, run the
+ * task right here instead of waking a worker to do it: a context switch
+ * less per message, which is most of a small message's latency.  Another
+ * CPU would let the QP's packets overtake each other in the per-CPU
+ * receive backlogs of the veth, so that case still goes to the worker.
+ */
+static bool mroce_task_run_inline(struct mroce_dpqp *dp)
+{
+	bool ran = false, more = false;
+
+	migrate_disable();
+	if (raw_smp_processor_id() == dp->cpu && !work_pending(&dp->work) &&
+	    !test_bit(MROCE_TASK_DEAD, &dp->flags) &&
+	    mutex_trylock(&dp->run_lock)) {
+		more = mroce_task_run(dp);
+		mutex_unlock(&dp->run_lock);
+		ran = true;
+	}
+	migrate_enable();
+	if (more)
+		mroce_task_schedule(dp);
+	return ran;
 }
 
 /**
@@ -240,7 +279,11 @@ int mroce_dp_qp_create(struct mroce_qp *qp, struct ib_qp_init_attr *init)
 		return -ENOMEM;
 	dp->qp = qp;
 	dp->mdev = to_mdev(qp->ibqp.device);
-	dp->cpu = cpumask_local_spread(qp->ibqp.qp_num, NUMA_NO_NODE);
+	/*
+	 * The creator's CPU: the process that posts usually stays there, and
+	 * its doorbells can then run the task inline.
+	 */
+	dp->cpu = raw_smp_processor_id();
 	mutex_init(&dp->run_lock);
 	INIT_WORK(&dp->work, mroce_task_work);
 	INIT_WORK(&dp->err_work, mroce_task_err_work);
@@ -367,6 +410,9 @@ void mroce_dp_kick_sq(struct mroce_qp *qp)
 {
 	enum ib_qp_state state = READ_ONCE(qp->state);
 
-	if (qp->dp && (state == IB_QPS_RTS || state == IB_QPS_SQD))
-		mroce_task_schedule(qp->dp);
+	if (!qp->dp || (state != IB_QPS_RTS && state != IB_QPS_SQD))
+		return;
+	if (qp->is_user && mroce_task_run_inline(qp->dp))
+		return;
+	mroce_task_schedule(qp->dp);
 }
