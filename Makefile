@@ -17,7 +17,7 @@ DESTDIR ?=
 export KVER KDIR
 
 .PHONY: all modules provider check-kdir install modules_install clean deps \
-	check unit coverage fuzz fuzz-smoke vm-selftests demo help
+	check unit coverage fuzz fuzz-smoke vm-selftests demo bench help
 
 all: modules provider
 
@@ -31,6 +31,7 @@ help:
 	@echo "make deps          install the Debian packages the project needs (root)"
 	@echo "make check         host tests, then the selftests in a QEMU guest"
 	@echo "make demo          two namespaces, a veth, a MetaRoCE device on each side"
+	@echo "make bench         perftest, MetaRoCE vs rdma_rxe in one VM: bench/results.md"
 	@echo "make unit | coverage | fuzz   transport core tests on the host"
 	@echo "variables: KVER= KDIR= W=1 C=1 VM_KVM=1 VM_TIMEOUT=<s>"
 
@@ -92,6 +93,10 @@ vm-selftests: modules provider
 
 check:
 	@$(ROOT)/tools/check.sh
+
+# perftest over MetaRoCE and rdma_rxe side by side: bench/results.md.
+bench:
+	@$(ROOT)/tools/bench/bench.sh
 
 demo:
 	@$(ROOT)/tools/deps.sh

@@ -1,0 +1,222 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# `make bench`, the guest side: perftest over MetaRoCE and over rdma_rxe in
+# the same VM, on the same wire, one stack after the other, several rounds.
+#
+# Topology: one veth pair in the initial namespace (rxe in 6.1 only opens
+# its UDP socket there), 10.9.0.1 on bva and 10.9.0.2 on bvb.  Policy
+# routing sends traffic between the two local addresses over the veth
+# instead of through lo, so both stacks carry every packet through the
+# same veth, IP and UDP code; only the RDMA stack differs.  The stacks
+# cannot share UDP port 4791, so each round sets up rxe, measures, removes
+# it and unloads rdma_rxe, then does the same with MetaRoCE.
+#
+# MROCE_T_BENCH_RUNS rounds (default 5); the table has each row's median.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+RUNS=${MROCE_T_BENCH_RUNS:-5}
+OUT=${MROCE_RESULTS:-/tmp}
+RAW=$OUT/bench-raw.txt
+RES=$OUT/bench-results.md
+LOGS=$OUT/bench-logs
+IP_A=10.9.0.1
+IP_B=10.9.0.2
+PORT=18600
+mkdir -p "$LOGS"
+: >"$RAW"
+
+# name|tool|size|iterations|kind(bw: MB/s average, lat: typical usec)
+ROWS=(
+	"ib_write_bw 4 KiB|ib_write_bw|4096|2000|bw"
+	"ib_write_bw 64 KiB|ib_write_bw|65536|400|bw"
+	"ib_send_bw 4 KiB|ib_send_bw|4096|2000|bw"
+	"ib_send_bw 64 KiB|ib_send_bw|65536|400|bw"
+	"ib_read_bw 4 KiB|ib_read_bw|4096|2000|bw"
+	"ib_read_bw 64 KiB|ib_read_bw|65536|400|bw"
+	"ib_write_lat 2 B|ib_write_lat|2|2000|lat"
+	"ib_send_lat 2 B|ib_send_lat|2|2000|lat"
+)
+
+die() { echo "bench: $*" >&2; exit 1; }
+
+for t in ib_write_bw ib_send_bw ib_read_bw ib_write_lat ib_send_lat rdma; do
+	command -v "$t" >/dev/null || die "$t not installed (make deps)"
+done
+[ -f "$ROOT/metaroce.ko" ] || die "no metaroce.ko (make)"
+export RDMAV_DRIVERS=$ROOT/build/lib/libmetaroce
+
+wire_up() {
+	ip link add bva type veth peer name bvb || return 1
+	ip addr add $IP_A/24 dev bva
+	ip addr add $IP_B/24 dev bvb
+	ip link set bva up && ip link set bvb up || return 1
+	sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+	for d in bva bvb; do
+		sysctl -qw net.ipv4.conf.$d.rp_filter=0 net.ipv4.conf.$d.accept_local=1
+	done
+	# Local delivery only for what arrives on the veth; to the other
+	# address, out of the other end.
+	ip rule add pref 1000 lookup local
+	ip rule del pref 0 lookup local
+	ip rule add pref 10 iif bva lookup local
+	ip rule add pref 11 iif bvb lookup local
+	ip rule add pref 20 to $IP_B lookup 102
+	ip rule add pref 21 to $IP_A lookup 101
+	ip route add $IP_B dev bva src $IP_A table 102 &&
+		ip route add $IP_A dev bvb src $IP_B table 101 || return 1
+	ping -c 1 -W 5 -I bva $IP_B >/dev/null ||
+		{ echo "bench: no path from $IP_A to $IP_B over the veth" >&2; return 1; }
+}
+
+gid_of() { # IBDEV: index of its RoCE v2 IPv4 GID
+	local d=/sys/class/infiniband/$1/ports/1 f v t i
+	for i in $(seq 50); do
+		for f in "$d"/gids/*; do
+			read -r v <"$f" 2>/dev/null || continue
+			case $v in 0000:0000:0000:0000:0000:ffff:*) ;; *) continue ;; esac
+			read -r t <"$d/gid_attrs/types/${f##*/}" 2>/dev/null
+			[ "$t" = "RoCE v2" ] && { echo "${f##*/}"; return 0; }
+		done
+		sleep 0.1
+	done
+	return 1
+}
+
+stack_up() { # rxe|metaroce
+	if [ "$1" = rxe ]; then
+		modprobe rdma_rxe || return 1
+		rdma link add brxe0 type rxe netdev bva &&
+			rdma link add brxe1 type rxe netdev bvb || return 1
+		DA=brxe0 DB=brxe1
+	else
+		rdma link add bmr0 type metaroce netdev bva &&
+			rdma link add bmr1 type metaroce netdev bvb || return 1
+		DA=bmr0 DB=bmr1
+	fi
+	GA=$(gid_of $DA) && GB=$(gid_of $DB)
+}
+
+stack_down() {
+	rdma link del "$DA" 2>/dev/null
+	rdma link del "$DB" 2>/dev/null
+	[ "$1" = rxe ] && modprobe -r rdma_rxe 2>/dev/null
+	return 0
+}
+
+# run_once STACK ROW LOG: one perftest run; prints the figure or "fail".
+run_once() {
+	local stack=$1 row=$2 log=$3 name tool size n kind spid i
+	IFS='|' read -r name tool size n kind <<<"$row"
+	timeout 120 "$tool" -d "$DB" -x "$GB" -F -s "$size" -n "$n" -p $PORT \
+		>"$log.server" 2>&1 &
+	spid=$!
+	for i in $(seq 100); do
+		ss -Hltn "sport = :$PORT" | grep -q . && break
+		sleep 0.1
+	done
+	timeout 120 "$tool" -d "$DA" -x "$GA" -F -s "$size" -n "$n" -p $PORT \
+		$IP_B >"$log.client" 2>&1
+	local crc=$?
+	wait $spid
+	local src=$?
+	if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
+		echo fail
+		return
+	fi
+	# bw: "#bytes #iterations BW-peak BW-average MsgRate";
+	# lat: "#bytes #iterations t_min t_max t_typical ...".
+	awk -v s="$size" -v k="$kind" '
+		$1 == s && NF >= 5 && $2 ~ /^[0-9]+$/ {
+			print (k == "bw") ? $4 : $5; found = 1; exit
+		}
+		END { if (!found) print "fail" }' "$log.client"
+}
+
+# measure STACK ROW ROUND: the figure of one run, or "fail".  perftest
+# converts cycles to time with a CPU clock it estimates at start-up; when
+# the host is busy the estimate can fail and the run reports inf or 0.
+# Such a run is repeated (up to three tries in all).
+measure() {
+	local stack=$1 row=$2 round=$3 tool size v try
+	IFS='|' read -r _ tool size _ _ <<<"$row"
+	for try in 1 2 3; do
+		v=$(run_once "$stack" "$row" "$LOGS/$stack-$tool-$size-$round-$try")
+		case $v in
+		fail) break ;;
+		inf | -inf | nan | -nan | 0 | 0.0 | 0.00) v=fail ;;
+		*) break ;;
+		esac
+	done
+	echo "$v"
+}
+
+median() { # numbers on stdin
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (!NR) { print "-"; exit }
+		if (NR % 2) print v[(NR + 1) / 2]
+		else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+modprobe -a ib_core ib_uverbs udp_tunnel ip6_udp_tunnel || die "modprobe"
+modprobe -r rdma_rxe 2>/dev/null
+insmod "$ROOT/metaroce.ko" 2>/dev/null || lsmod | grep -q '^metaroce ' ||
+	die "cannot load metaroce.ko"
+wire_up || die "cannot build the veth topology"
+
+start=$(date +%s)
+for round in $(seq "$RUNS"); do
+	for stack in rxe metaroce; do
+		stack_up $stack || die "cannot set up $stack"
+		for row in "${ROWS[@]}"; do
+			v=$(measure $stack "$row" "$round")
+			echo "$stack|${row%%|*}|$round|$v" | tee -a "$RAW"
+		done
+		stack_down $stack
+	done
+done
+elapsed=$(($(date +%s) - start))
+
+{
+	echo "# MetaRoCE vs rdma_rxe: perftest side by side"
+	echo
+	echo "Written by \`make bench\` ($(date -u '+%Y-%m-%d %H:%M UTC'))."
+	echo "Kernel $(uname -r) under QEMU ($(nproc) vCPUs, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB)."
+	echo "Both stacks in the same VM on the same veth pair, one after the other,"
+	echo "$RUNS rounds; each figure is the median of the rounds (${elapsed} s in all)."
+	echo "Bandwidth: perftest's BW average in MB/s (higher is better);"
+	echo "latency: t_typical in usec (lower is better).  Ratio = MetaRoCE / rxe."
+	echo
+	echo "| test | rxe | MetaRoCE | ratio | MetaRoCE not slower |"
+	echo "|---|---|---|---|---|"
+	for row in "${ROWS[@]}"; do
+		IFS='|' read -r name tool size n kind <<<"$row"
+		r=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
+		m=$(grep -F "metaroce|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
+		fails=$(grep -F "|$name|" "$RAW" | grep -c '|fail$')
+		ratio=- ok=-
+		if [ "$r" != - ] && [ "$m" != - ]; then
+			ratio=$(awk -v a="$m" -v b="$r" 'BEGIN { printf "%.2f", a / b }')
+			if [ "$kind" = bw ]; then
+				ok=$(awk -v x="$ratio" 'BEGIN { print (x >= 1) ? "yes" : "NO" }')
+			else
+				ok=$(awk -v x="$ratio" 'BEGIN { print (x <= 1) ? "yes" : "NO" }')
+			fi
+		fi
+		[ "$fails" -gt 0 ] && ok="$ok ($fails failed runs)"
+		echo "| $name | $r | $m | $ratio | $ok |"
+	done
+	echo
+	if [ -f "$ROOT/tools/bench/notes.md" ]; then
+		cat "$ROOT/tools/bench/notes.md"
+		echo
+	fi
+	echo "Raw figures (stack|test|round|value):"
+	echo
+	echo '```'
+	cat "$RAW"
+	echo '```'
+} >"$RES"
+cat "$RES"
+ip link del bva 2>/dev/null
+! grep -q '|fail$' "$RAW"
