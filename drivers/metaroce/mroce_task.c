@@ -203,16 +203,19 @@ static void mroce_task_work(struct work_struct *work)
  * The send doorbell of a user QP is a system call of the process that
  * posted.  When it runs on the task's CPU and the task is idle, run the
  * task right here instead of waking a worker to do it: a context switch
- * less per message, which is most of a small message's latency.  Another
- * CPU would let the QP's packets overtake each other in the per-CPU
- * receive backlogs of the veth, so that case still goes to the worker.
+ * less per message, which is most of a small message's latency.  On
+ * another CPU an RC QP's packets could overtake each other in the per-CPU
+ * receive backlogs of the veth, so RC goes to the worker then; UD carries
+ * no order between messages, so UD sends always go out (and complete)
+ * before the doorbell returns, as with rxe.
  */
 static bool mroce_task_run_inline(struct mroce_dpqp *dp)
 {
 	bool ran = false, more = false;
 
 	migrate_disable();
-	if (raw_smp_processor_id() == dp->cpu && !work_pending(&dp->work) &&
+	if ((raw_smp_processor_id() == dp->cpu || !mroce_qp_is_rc(dp->qp)) &&
+	    !work_pending(&dp->work) &&
 	    !test_bit(MROCE_TASK_DEAD, &dp->flags) &&
 	    mutex_trylock(&dp->run_lock)) {
 		more = mroce_task_run(dp);
