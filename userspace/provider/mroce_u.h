@@ -4,6 +4,7 @@
  *   mroce_udev.c    registration, device matching, context, queries
  *   mroce_uverbs.c  control path: PD, MR, CQ, QP, SRQ, AH through uverbs
  *   mroce_ufast.c   fast path on the shared rings: post_*, poll_cq
+ *   mroce_uex.c     extended CQ polling and the ibv_wr_* send interface
  */
 #ifndef MROCE_U_H
 #define MROCE_U_H
@@ -27,6 +28,8 @@
 MROCE_DRV_RESP(mroce_get_context_resp, ib_uverbs_get_context_resp,
 	       metaroce_alloc_ucontext_resp);
 MROCE_DRV_RESP(mroce_create_cq_resp, ib_uverbs_create_cq_resp,
+	       metaroce_create_cq_resp);
+MROCE_DRV_RESP(mroce_create_cq_ex_resp, ib_uverbs_ex_create_cq_resp,
 	       metaroce_create_cq_resp);
 MROCE_DRV_RESP(mroce_resize_cq_resp, ib_uverbs_resize_cq_resp,
 	       metaroce_resize_cq_resp);
@@ -61,6 +64,9 @@ struct mroce_ucq {
 	struct verbs_cq vcq;
 	pthread_spinlock_t lock;
 	struct mroce_uring ring;
+	/* ibv_start_poll() to ibv_end_poll(): the CQE being read */
+	const struct metaroce_cqe *cur;
+	uint32_t cur_idx;
 };
 
 struct mroce_uqp {
@@ -72,6 +78,7 @@ struct mroce_uqp {
 	uint32_t max_send_sge;
 	uint32_t max_recv_sge;
 	uint32_t max_inline_data;
+	struct mroce_uwr *uwr;	/* ibv_wr_* state, NULL without SEND_OPS */
 };
 
 struct mroce_usrq {
@@ -117,6 +124,25 @@ _Static_assert(offsetof(struct mroce_uqp, vqp) == 0, "ibv_qp first");
 _Static_assert(offsetof(struct mroce_usrq, vsrq) == 0, "ibv_srq first");
 _Static_assert(offsetof(struct mroce_uah, ibah) == 0, "ibv_ah first");
 
+/*
+ * Ring indexes: acquire/release points of the ordering contract at the top
+ * of include/uapi/rdma/metaroce-abi.h.
+ */
+static inline uint32_t mroce_load_acquire(const uint32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static inline void mroce_store_release(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+static inline void *mroce_ring_slot(struct mroce_uring *ring, uint32_t idx)
+{
+	return ring->data + (size_t)(idx & (ring->num - 1)) * ring->entry_size;
+}
+
 /* mroce_uverbs.c */
 extern const struct verbs_context_ops mroce_uctx_ops;
 int mroce_ring_map(struct mroce_uring *ring, int cmd_fd,
@@ -131,5 +157,15 @@ int mroce_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 int mroce_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 			struct ibv_recv_wr **bad_wr);
 int mroce_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
+int mroce_build_send_wqe(struct mroce_uqp *qp, struct ibv_send_wr *wr,
+			 struct metaroce_send_wqe *wqe);
+void mroce_sq_publish(struct mroce_uqp *qp, uint32_t prod);
+
+/* mroce_uex.c */
+int mroce_cqx_check(const struct ibv_cq_init_attr_ex *attr);
+void mroce_cqx_init(struct mroce_ucq *cq);
+int mroce_qpx_check(const struct ibv_qp_init_attr_ex *attr);
+int mroce_qpx_init(struct mroce_uqp *qp,
+		   const struct ibv_qp_init_attr_ex *attr);
 
 #endif /* MROCE_U_H */

@@ -11,21 +11,6 @@
 
 #include "mroce_u.h"
 
-static inline uint32_t mroce_load_acquire(const uint32_t *p)
-{
-	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
-}
-
-static inline void mroce_store_release(uint32_t *p, uint32_t v)
-{
-	__atomic_store_n(p, v, __ATOMIC_RELEASE);
-}
-
-static inline void *mroce_ring_slot(struct mroce_uring *ring, uint32_t idx)
-{
-	return ring->data + (size_t)(idx & (ring->num - 1)) * ring->entry_size;
-}
-
 /*
  * Published entries: does the kernel need a doorbell to look at them?
  * The full barrier pairs with the kernel's between clearing KBUSY and its
@@ -61,8 +46,8 @@ static int mroce_check_send_opcode(enum ibv_qp_type type,
 	}
 }
 
-static int mroce_build_send_wqe(struct mroce_uqp *qp, struct ibv_send_wr *wr,
-				struct metaroce_send_wqe *wqe)
+int mroce_build_send_wqe(struct mroce_uqp *qp, struct ibv_send_wr *wr,
+			 struct metaroce_send_wqe *wqe)
 {
 	uint8_t *payload = (uint8_t *)(wqe + 1);
 	uint32_t len = 0;
@@ -130,6 +115,19 @@ static int mroce_build_send_wqe(struct mroce_uqp *qp, struct ibv_send_wr *wr,
 		sge->lkey = wr->sg_list[i].lkey;
 	}
 	return 0;
+}
+
+/*
+ * Publish the SQ up to @prod and ring the doorbell unless the kernel is at
+ * the queue already.  Caller holds sq_lock.
+ */
+void mroce_sq_publish(struct mroce_uqp *qp, uint32_t prod)
+{
+	struct ibv_send_wr *dummy;
+
+	mroce_store_release(&qp->sq.hdr->producer, prod);
+	if (mroce_ring_needs_doorbell(&qp->sq, true))
+		ibv_cmd_post_send(&qp->vqp.qp, NULL, &dummy);
 }
 
 int mroce_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,

@@ -156,37 +156,86 @@ static int mroce_dereg_mr(struct verbs_mr *vmr)
 	return ret;
 }
 
+/* The kernel created the CQ: map its ring; destroys it on failure. */
+static int mroce_ucq_map(struct mroce_ucq *cq, int fd,
+			 const struct metaroce_create_cq_resp *drv)
+{
+	int ret;
+
+	ret = mroce_ring_map(&cq->ring, fd, &drv->cq);
+	if (!ret && drv->cq.entry_size < sizeof(struct metaroce_cqe))
+		ret = EPROTO;
+	if (ret) {
+		mroce_ring_unmap(&cq->ring);
+		ibv_cmd_destroy_cq(&cq->vcq.cq);
+	}
+	return ret;
+}
+
+static struct mroce_ucq *mroce_ucq_alloc(void)
+{
+	struct mroce_ucq *cq = calloc(1, sizeof(*cq));
+
+	if (cq)
+		pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
+	return cq;
+}
+
+static void mroce_ucq_free(struct mroce_ucq *cq, int err)
+{
+	pthread_spin_destroy(&cq->lock);
+	free(cq);
+	errno = err;
+}
+
 static struct ibv_cq *mroce_create_cq(struct ibv_context *ctx, int cqe,
 				      struct ibv_comp_channel *channel,
 				      int comp_vector)
 {
 	struct mroce_create_cq_resp resp = {};
+	struct mroce_ucq *cq = mroce_ucq_alloc();
+	int ret;
+
+	if (!cq)
+		return NULL;
+	ret = ibv_cmd_create_cq(ctx, cqe, channel, comp_vector, &cq->vcq.cq,
+				NULL, 0, &resp.ibv_resp, sizeof(resp));
+	if (!ret)
+		ret = mroce_ucq_map(cq, ctx->cmd_fd, &resp.drv);
+	if (ret) {
+		mroce_ucq_free(cq, ret);
+		return NULL;
+	}
+	return &cq->vcq.cq;
+}
+
+/* ibv_create_cq_ex(): the same CQ, polled through mroce_uex.c. */
+static struct ibv_cq_ex *mroce_create_cq_ex(struct ibv_context *ctx,
+					    struct ibv_cq_init_attr_ex *attr)
+{
+	struct mroce_create_cq_ex_resp resp = {};
+	struct ibv_create_cq_ex cmd = {};
 	struct mroce_ucq *cq;
 	int ret;
 
-	cq = calloc(1, sizeof(*cq));
+	ret = mroce_cqx_check(attr);
+	if (ret) {
+		errno = ret;
+		return NULL;
+	}
+	cq = mroce_ucq_alloc();
 	if (!cq)
 		return NULL;
-	pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
-	ret = ibv_cmd_create_cq(ctx, cqe, channel, comp_vector, &cq->vcq.cq,
-				NULL, 0, &resp.ibv_resp, sizeof(resp));
-	if (ret)
-		goto err_free;
-	ret = mroce_ring_map(&cq->ring, ctx->cmd_fd, &resp.drv.cq);
-	if (!ret && resp.drv.cq.entry_size < sizeof(struct metaroce_cqe))
-		ret = EPROTO;
+	ret = ibv_cmd_create_cq_ex(ctx, attr, &cq->vcq, &cmd, sizeof(cmd),
+				   &resp.ibv_resp, sizeof(resp), 0);
+	if (!ret)
+		ret = mroce_ucq_map(cq, ctx->cmd_fd, &resp.drv);
 	if (ret) {
-		mroce_ring_unmap(&cq->ring);
-		ibv_cmd_destroy_cq(&cq->vcq.cq);
-		goto err_free;
+		mroce_ucq_free(cq, ret);
+		return NULL;
 	}
-	return &cq->vcq.cq;
-
-err_free:
-	pthread_spin_destroy(&cq->lock);
-	free(cq);
-	errno = ret;
-	return NULL;
+	mroce_cqx_init(cq);
+	return &cq->vcq.cq_ex;
 }
 
 static int mroce_resize_cq(struct ibv_cq *ibcq, int cqe)
@@ -220,8 +269,7 @@ static int mroce_destroy_cq(struct ibv_cq *ibcq)
 	if (ret)
 		return ret;
 	mroce_ring_unmap(&cq->ring);
-	pthread_spin_destroy(&cq->lock);
-	free(cq);
+	mroce_ucq_free(cq, 0);
 	return 0;
 }
 
@@ -250,6 +298,7 @@ static struct mroce_uqp *mroce_uqp_alloc(void)
 
 static void mroce_uqp_free(struct mroce_uqp *qp)
 {
+	free(qp->uwr);
 	pthread_spin_destroy(&qp->rq_lock);
 	pthread_spin_destroy(&qp->sq_lock);
 	free(qp);
@@ -276,6 +325,14 @@ static int mroce_uqp_map(struct mroce_uqp *qp, int fd,
 			sizeof(struct metaroce_recv_wqe), cap->max_recv_sge);
 	qp->max_inline_data = drv->max_inline_data;
 	return 0;
+}
+
+/* Undo mroce_uqp_map(): unmap the rings and destroy the kernel QP. */
+static void mroce_uqp_unmap_destroy(struct mroce_uqp *qp)
+{
+	mroce_ring_unmap(&qp->rq);
+	mroce_ring_unmap(&qp->sq);
+	ibv_cmd_destroy_qp(&qp->vqp.qp);
 }
 
 static struct ibv_qp *mroce_create_qp(struct ibv_pd *pd,
@@ -310,7 +367,7 @@ static struct ibv_qp *mroce_create_qp(struct ibv_pd *pd,
 /*
  * ibv_create_qp_ex() comes here when comp_mask has more than the PD.
  * Creation flags go to the kernel (which supports none); the ibv_wr_* send
- * API (SEND_OPS_FLAGS) and XRC are not offered.
+ * API (SEND_OPS_FLAGS) is mroce_uex.c's; XRC is not offered.
  */
 static struct ibv_qp *mroce_create_qp_ex(struct ibv_context *ctx,
 					 struct ibv_qp_init_attr_ex *attr)
@@ -321,8 +378,14 @@ static struct ibv_qp *mroce_create_qp_ex(struct ibv_context *ctx,
 	int ret;
 
 	if (attr->comp_mask & ~(IBV_QP_INIT_ATTR_PD |
-				IBV_QP_INIT_ATTR_CREATE_FLAGS)) {
+				IBV_QP_INIT_ATTR_CREATE_FLAGS |
+				IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)) {
 		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	ret = mroce_qpx_check(attr);
+	if (ret) {
+		errno = ret;
 		return NULL;
 	}
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd ||
@@ -338,6 +401,11 @@ static struct ibv_qp *mroce_create_qp_ex(struct ibv_context *ctx,
 				    &resp.ibv_resp, sizeof(resp));
 	if (!ret)
 		ret = mroce_uqp_map(qp, ctx->cmd_fd, &resp.drv, &attr->cap);
+	if (!ret) {
+		ret = mroce_qpx_init(qp, attr);
+		if (ret)
+			mroce_uqp_unmap_destroy(qp);
+	}
 	if (ret) {
 		mroce_uqp_free(qp);
 		errno = ret;
@@ -479,6 +547,7 @@ const struct verbs_context_ops mroce_uctx_ops = {
 	.alloc_pd = mroce_alloc_pd,
 	.create_ah = mroce_create_ah,
 	.create_cq = mroce_create_cq,
+	.create_cq_ex = mroce_create_cq_ex,
 	.create_qp = mroce_create_qp,
 	.create_qp_ex = mroce_create_qp_ex,
 	.create_srq = mroce_create_srq,
