@@ -104,9 +104,12 @@ stack_down() {
 	return 0
 }
 
-# run_once STACK ROW LOG: one perftest run; prints the figure or "fail".
+ctxt() { awk '/^ctxt/ { print $2 }' /proc/stat; }
+
+# run_once STACK ROW LOG: one perftest run; prints the figure (or "fail")
+# and the context switches of the whole VM per message during the run.
 run_once() {
-	local stack=$1 row=$2 log=$3 name tool size n kind spid i
+	local stack=$1 row=$2 log=$3 name tool size n kind spid i c0 c1
 	IFS='|' read -r name tool size n kind <<<"$row"
 	timeout 120 "$tool" -d "$DB" -x "$GB" -F -s "$size" -n "$n" -p $PORT \
 		>"$log.server" 2>&1 &
@@ -115,40 +118,43 @@ run_once() {
 		ss -Hltn "sport = :$PORT" | grep -q . && break
 		sleep 0.1
 	done
+	c0=$(ctxt)
 	timeout 120 "$tool" -d "$DA" -x "$GA" -F -s "$size" -n "$n" -p $PORT \
 		$IP_B >"$log.client" 2>&1
 	local crc=$?
+	c1=$(ctxt)
 	wait $spid
 	local src=$?
 	if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
-		echo fail
+		echo fail -
 		return
 	fi
 	# bw: "#bytes #iterations BW-peak BW-average MsgRate";
 	# lat: "#bytes #iterations t_min t_max t_typical ...".
-	awk -v s="$size" -v k="$kind" '
+	awk -v s="$size" -v k="$kind" -v cs="$(((c1 - c0) / n))" '
 		$1 == s && NF >= 5 && $2 ~ /^[0-9]+$/ {
-			print (k == "bw") ? $4 : $5; found = 1; exit
+			print ((k == "bw") ? $4 : $5), cs; found = 1; exit
 		}
-		END { if (!found) print "fail" }' "$log.client"
+		END { if (!found) print "fail -" }' "$log.client"
 }
 
-# measure STACK ROW ROUND: the figure of one run, or "fail".  perftest
+# measure STACK ROW ROUND: "figure ctxt" of one run, or "fail -".  perftest
 # converts cycles to time with a CPU clock it estimates at start-up; when
 # the host is busy the estimate can fail and the run reports inf or 0.
 # Such a run is repeated (up to three tries in all).
 measure() {
-	local stack=$1 row=$2 round=$3 tool size v try
+	local stack=$1 row=$2 round=$3 tool size v cs try
 	IFS='|' read -r _ tool size _ _ <<<"$row"
 	for try in 1 2 3; do
-		v=$(run_once "$stack" "$row" "$LOGS/$stack-$tool-$size-$round-$try")
+		read -r v cs < <(run_once "$stack" "$row" \
+			"$LOGS/$stack-$tool-$size-$round-$try")
 		case $v in
 		fail) break ;;
 		inf | -inf | nan | -nan | 0 | 0.0 | 0.00) v=fail ;;
 		*) break ;;
 		esac
 	done
-	echo "$v"
+	echo "$v|$cs"
 }
 
 median() { # numbers on stdin
@@ -186,14 +192,18 @@ elapsed=$(($(date +%s) - start))
 	echo "$RUNS rounds; each figure is the median of the rounds (${elapsed} s in all)."
 	echo "Bandwidth: perftest's BW average in MB/s (higher is better);"
 	echo "latency: t_typical in usec (lower is better).  Ratio = MetaRoCE / rxe."
+	echo "ctxt/msg: context switches of the whole VM per message during the"
+	echo "client's run (/proc/stat), a cost that does not depend on host load."
 	echo
-	echo "| test | rxe | MetaRoCE | ratio | MetaRoCE not slower |"
-	echo "|---|---|---|---|---|"
+	echo "| test | rxe | MetaRoCE | ratio | MetaRoCE not slower | ctxt/msg rxe | ctxt/msg MetaRoCE |"
+	echo "|---|---|---|---|---|---|---|"
 	for row in "${ROWS[@]}"; do
 		IFS='|' read -r name tool size n kind <<<"$row"
 		r=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
 		m=$(grep -F "metaroce|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
-		fails=$(grep -F "|$name|" "$RAW" | grep -c '|fail$')
+		fails=$(grep -F "|$name|" "$RAW" | grep -c '|fail|')
+		rc=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f5 | grep -v - | median)
+		mc=$(grep -F "metaroce|$name|" "$RAW" | cut -d'|' -f5 | grep -v - | median)
 		ratio=- ok=-
 		if [ "$r" != - ] && [ "$m" != - ]; then
 			ratio=$(awk -v a="$m" -v b="$r" 'BEGIN { printf "%.2f", a / b }')
@@ -204,14 +214,14 @@ elapsed=$(($(date +%s) - start))
 			fi
 		fi
 		[ "$fails" -gt 0 ] && ok="$ok ($fails failed runs)"
-		echo "| $name | $r | $m | $ratio | $ok |"
+		echo "| $name | $r | $m | $ratio | $ok | $rc | $mc |"
 	done
 	echo
 	if [ -f "$ROOT/tools/bench/notes.md" ]; then
 		cat "$ROOT/tools/bench/notes.md"
 		echo
 	fi
-	echo "Raw figures (stack|test|round|value):"
+	echo "Raw figures (stack|test|round|value|context switches per message):"
 	echo
 	echo '```'
 	cat "$RAW"
@@ -219,4 +229,4 @@ elapsed=$(($(date +%s) - start))
 } >"$RES"
 cat "$RES"
 ip link del bva 2>/dev/null
-! grep -q '|fail$' "$RAW"
+! grep -q '|fail|' "$RAW"
