@@ -70,9 +70,8 @@ cm_tests() { # TOPO
 	cs_run "ucmatose IPv6, $topo, server on side 1" cm:7471 1 60 \
 		ucmatose -b {PEER6} -C 10 -- \
 		ucmatose -s {PEER6} -C 10
-	cs_run "ib_send_bw -R IPv6, $topo, server on side 2" cm:18515 2 120 \
-		ib_send_bw -d {DEV} -R -F -s 4096 -n 200 -- \
-		ib_send_bw -d {DEV} -R -F -s 4096 -n 200 {PEER6}
+	t_skip "ib_send_bw -R IPv6, $topo" \
+		"perftest 4.5 resolves the -R server address as IPv4 only (\"Address family for hostname not supported\")"
 	t_check "$topo: no MAD/CM errors in the kernel log" no_mad_errors "$DEV1"
 	echo "# $DEV1: $(dp_counters "$DEV1")"
 }
@@ -97,6 +96,9 @@ cm_tests mm
 # One topology at a time: the names of the namespaces and devices repeat.
 _run_cleanups
 
+# rdma_rxe keeps UDP port 4791 of the initial namespace while it is loaded,
+# which MetaRoCE devices there would need: unload it again if we load it.
+grep -q '^rdma_rxe ' /proc/modules || defer modprobe -r rdma_rxe
 if ! modprobe rdma_rxe 2>/dev/null; then
 	t_skip "mx: rping, ucmatose, perftest -R vs rdma_rxe" "rdma_rxe not available"
 elif ! dp_topo mx; then
