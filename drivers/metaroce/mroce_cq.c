@@ -183,6 +183,14 @@ static void mroce_cqe_to_wc(struct mroce_dev *mdev,
 	wc->sl = cqe->sl;
 	wc->dlid_path_bits = cqe->dlid_path_bits;
 	wc->port_num = cqe->port_num;
+	/*
+	 * ib_init_ah_attr_from_wc() builds the reply's AH of a MAD (ib_cm)
+	 * from the GRH; the header type says whether it holds IPv4 or IPv6.
+	 */
+	if (cqe->network_hdr_type) {
+		wc->network_hdr_type = cqe->network_hdr_type;
+		wc->wc_flags |= IB_WC_WITH_NETWORK_HDR_TYPE;
+	}
 }
 
 /* Kernel consumers only: user CQs are polled in userspace. */

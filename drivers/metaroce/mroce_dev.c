@@ -115,8 +115,13 @@ int mroce_query_port(struct ib_device *ibdev, u32 port,
 	attr->max_mtu = MROCE_MAX_MTU;
 	attr->active_mtu = mroce_active_mtu(ndev);
 	attr->gid_tbl_len = MROCE_GID_TBL_LEN;
-	/* IB_PORT_CM_SUP comes with the GSI queue pair (rdma_cm). */
-	attr->port_cap_flags = 0;
+	/*
+	 * PortInfo:CapabilityMask.IsCommunicationManagementSupported: the
+	 * GSI QP carries CM MADs.  ib_cm asks for the bit with
+	 * ib_modify_port(), which the core grants on RoCE ports without a
+	 * driver call, so the port reports it itself, as rxe does.
+	 */
+	attr->port_cap_flags = IB_PORT_CM_SUP;
 	attr->max_msg_sz = MROCE_MAX_MSG_SIZE;
 	attr->pkey_tbl_len = 1;
 	attr->lid = 0;
@@ -134,7 +139,11 @@ int mroce_query_port(struct ib_device *ibdev, u32 port,
 /*
  * The port is RoCEv2 only: the RDMA core's GID management then fills the GID
  * table from the netdev's IPv4 and IPv6 addresses and follows their changes.
- * MAD and CM capabilities are advertised once the GSI data path exists.
+ * RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP adds the IB MAD and CM capabilities:
+ * ib_mad then opens the GSI QP (QP1, no SMI on RoCE) with receive buffers
+ * of max_mad_size plus the 40-byte GRH, ib_cm registers its agent on it,
+ * and rdma_cm accepts the device.  MADs are the 256-byte IB ones; OPA's
+ * 2 KiB MADs are not supported.
  */
 int mroce_port_immutable(struct ib_device *ibdev, u32 port,
 			 struct ib_port_immutable *immutable)
@@ -146,11 +155,10 @@ int mroce_port_immutable(struct ib_device *ibdev, u32 port,
 	if (err)
 		return err;
 
-	immutable->core_cap_flags = RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP |
-				    RDMA_CORE_CAP_ETH_AH;
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
 	immutable->pkey_tbl_len = attr.pkey_tbl_len;
 	immutable->gid_tbl_len = attr.gid_tbl_len;
-	immutable->max_mad_size = 0;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
 	return 0;
 }
 

@@ -70,24 +70,32 @@ void mroce_resp_start(struct mroce_dpqp *dp)
 	dp->ack_pending = false;
 }
 
+/* Complete the receive WQE the responder holds with @cqe. */
+static void mroce_resp_post_rcqe(struct mroce_dpqp *dp,
+				 struct metaroce_cqe *cqe, bool solicited)
+{
+	struct mroce_qp *qp = dp->qp;
+
+	cqe->wr_id = dp->rwqe->wr_id;
+	cqe->qp_num = qp->ibqp.qp_num;
+	cqe->port_num = 1;
+	dp->msg.have_rwqe = false;
+	mroce_cqe_post(to_mcq(qp->ibqp.recv_cq), cqe, solicited);
+}
+
 static void mroce_resp_recv_done(struct mroce_dpqp *dp, u8 status, u8 opcode,
 				 u32 byte_len, u32 wc_flags, u32 ex,
 				 u32 src_qp, bool solicited)
 {
-	struct mroce_qp *qp = dp->qp;
 	struct metaroce_cqe cqe = {};
 
-	cqe.wr_id = dp->rwqe->wr_id;
 	cqe.status = status;
 	cqe.opcode = opcode;
 	cqe.byte_len = byte_len;
 	cqe.ex = ex;
-	cqe.qp_num = qp->ibqp.qp_num;
 	cqe.src_qp = src_qp;
 	cqe.wc_flags = wc_flags;
-	cqe.port_num = 1;
-	dp->msg.have_rwqe = false;
-	mroce_cqe_post(to_mcq(qp->ibqp.recv_cq), &cqe, solicited);
+	mroce_resp_post_rcqe(dp, &cqe, solicited);
 }
 
 /* Entering ERR: the receive WQE the responder holds is flushed. */
@@ -511,13 +519,17 @@ static void mroce_resp_dup(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 				h->bth.psn, res->msn, res->orig);
 }
 
-/* A UD send (IBTA 9.8.3): GRH in the first 40 bytes, then the payload. */
+/*
+ * A UD send (IBTA 9.8.3): GRH in the first 40 bytes, then the payload.  The
+ * GSI QP (QP1) receives MADs this way too; its Q_Key is IB_QP1_QKEY, set by
+ * ib_mad at INIT, so the one Q_Key check serves both.
+ */
 static void mroce_resp_ud(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 {
 	const struct mroce_hdr *h = &pkt->hdr;
-	u32 plen = pkt->lo.pay_len, wc_flags = IB_WC_GRH, ex = 0;
+	u32 plen = pkt->lo.pay_len;
 	union rdma_network_hdr grh;
-	u8 status = IB_WC_SUCCESS;
+	struct metaroce_cqe cqe = {};
 	int err;
 
 	if ((h->bth.opcode & MROCE_OPT_MASK) != MROCE_OPT_UD ||
@@ -542,14 +554,19 @@ static void mroce_resp_ud(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 				     dp->rwqe->num_sge, sizeof(grh),
 				     pkt->payload, plen, true);
 	if (err)
-		status = err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
-					    IB_WC_LOC_PROT_ERR;
+		cqe.status = err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
+						IB_WC_LOC_PROT_ERR;
+	cqe.opcode = IB_WC_RECV;
+	cqe.byte_len = sizeof(grh) + plen;
+	cqe.wc_flags = IB_WC_GRH;
 	if (pkt->lo.op->flags & MROCE_OPF_IMM) {
-		wc_flags |= IB_WC_WITH_IMM;
-		ex = (__force u32)cpu_to_be32(h->imm);
+		cqe.wc_flags |= IB_WC_WITH_IMM;
+		cqe.ex = (__force u32)cpu_to_be32(h->imm);
 	}
-	mroce_resp_recv_done(dp, status, IB_WC_RECV, sizeof(grh) + plen,
-			     wc_flags, ex, h->deth.sqpn, h->bth.se);
+	cqe.src_qp = h->deth.sqpn;
+	cqe.network_hdr_type = pkt->ipv6 ? RDMA_NETWORK_IPV6 :
+					   RDMA_NETWORK_IPV4;
+	mroce_resp_post_rcqe(dp, &cqe, h->bth.se);
 }
 
 /**

@@ -96,10 +96,19 @@ tcp_listening() {
 	ns_exec "$1" ss -Hltn "sport = :$2" | grep -q .
 }
 
+# cm_listening PORT: an rdma_cm ID listens on PORT (any device, any
+# namespace: the RDMA devices are shared between namespaces).
+cm_listening() {
+	rdma resource show cm_id 2>/dev/null |
+		grep -qE "state LISTEN .*src-addr [^ ]*:$1( |$)"
+}
+
 # cs_run DESC PORT SERVER_SIDE TIMEOUT SERVER_CMD... -- CLIENT_CMD...
 # Run a server on side SERVER_SIDE (1 or 2) and a client on the other;
 # each command gets "{DEV}", "{GID}", "{GID6}" and "{PEER}"/"{PEER6}"
 # (the server's addresses) replaced for its own side.  Passes when both exit 0.
+# The client starts once the server listens on TCP port PORT, or, with
+# PORT "cm:N", on rdma_cm port N; PORT 0 just waits a second.
 cs_run() {
 	local desc=$1 port=$2 sside=$3 tmo=$4 scmd=() ccmd=()
 	shift 4
@@ -125,14 +134,14 @@ cs_run() {
 	}
 	mapfile -d '' scmd < <(_subst "$sdev" "$sg" "$sg6" "${scmd[@]}")
 	mapfile -d '' ccmd < <(_subst "$cdev" "$cg" "$cg6" "${ccmd[@]}")
-	local slog=$DP_LOGS/$port-server.log clog=$DP_LOGS/$port-client.log
+	local slog=$DP_LOGS/${port#cm:}-server.log clog=$DP_LOGS/${port#cm:}-client.log
 	ns_exec "$sns" timeout "$tmo" "${scmd[@]}" >"$slog" 2>&1 &
 	local spid=$! src crc
-	if [ "$port" -gt 0 ]; then
-		busywait 5000 tcp_listening "$sns" "$port"
-	else
-		sleep 1
-	fi
+	case $port in
+	cm:*) busywait 10000 cm_listening "${port#cm:}" ;;
+	0) sleep 1 ;;
+	*) busywait 5000 tcp_listening "$sns" "$port" ;;
+	esac
 	ns_exec "$cns" timeout "$tmo" "${ccmd[@]}" >"$clog" 2>&1
 	crc=$?
 	wait $spid

@@ -149,7 +149,7 @@ struct metaroce_cqe {
 	__u8 sl;
 	__u8 dlid_path_bits;
 	__u8 port_num;
-	__u8 reserved0;
+	__u8 network_hdr_type;	/* UD receive: 2 IPv4, 3 IPv6; 0 unset */
 	__u8 reserved1[16];
 };
 
