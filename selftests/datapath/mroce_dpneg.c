@@ -23,6 +23,9 @@
  *                 and RQ flushes each, in order (IBTA 10.3.1)
  *
  *   mroce_dpneg -a DEV -g GIDIDX -b DEV -G GIDIDX [-t CASE]
+ *   mroce_dpneg -a DEV -g GIDIDX -b DEV -G GIDIDX -V write|send
+ *
+ * -V sets up a victim QP on A for inject.py instead (see victim()).
  *
  * TAP 13 output, one test per case; exit status 0 when all passed.
  * Counters are read from /sys/class/infiniband/DEV/ports/1/hw_counters
@@ -281,19 +284,34 @@ static int poll_wc(struct ibv_cq *cq, struct ibv_wc *wc, double ms)
 	return -1;
 }
 
-static int expect_wc(struct ibv_cq *cq, const char *who, uint64_t wr_id,
-		     enum ibv_wc_status status, double ms)
+/*
+ * One completion for @wr_id with @status; @alt (when not -1) is what rdma_rxe
+ * reports instead where it differs from IBTA, accepted with a note.
+ */
+static int expect_wc_alt(struct ibv_cq *cq, const char *who, uint64_t wr_id,
+			 enum ibv_wc_status status, int alt, double ms)
 {
 	struct ibv_wc wc;
 
 	if (poll_wc(cq, &wc, ms))
 		FAILED("%s: no completion for wr %" PRIu64 " in %.0f ms", who,
 		       wr_id, ms);
+	if (wc.wr_id == wr_id && alt >= 0 && wc.status == (unsigned int)alt) {
+		printf("# %s: %s where IBTA says %s (rxe)\n", who,
+		       ibv_wc_status_str(wc.status), ibv_wc_status_str(status));
+		return 0;
+	}
 	if (wc.wr_id != wr_id || wc.status != status)
 		FAILED("%s: wr %" PRIu64 " %s, want wr %" PRIu64 " %s", who,
 		       wc.wr_id, ibv_wc_status_str(wc.status), wr_id,
 		       ibv_wc_status_str(status));
 	return 0;
+}
+
+static int expect_wc(struct ibv_cq *cq, const char *who, uint64_t wr_id,
+		     enum ibv_wc_status status, double ms)
+{
+	return expect_wc_alt(cq, who, wr_id, status, -1, ms);
 }
 
 static int expect_no_wc(struct ibv_cq *cq, const char *who, double ms)
@@ -458,6 +476,8 @@ static int t_retry(int how)
 {
 	struct conn c = conn_default;
 	long rtx = counter(&A, "retransmits");
+	long qpstate = counter(&B, "rx_drop_qp_state");
+	long noqp = counter(&B, "rx_drop_no_qp");
 	double t0, ms, t_ms;
 	int err;
 
@@ -497,6 +517,18 @@ static int t_retry(int how)
 			 counter(&A, "retransmits") - rtx, c.retry_cnt);
 		err = -1;
 	}
+	/* Every try was dropped, and counted, by B. */
+	if (!err && B.mroce) {
+		long d = how == PEER_ERR ?
+			 counter(&B, "rx_drop_qp_state") - qpstate :
+			 counter(&B, "rx_drop_no_qp") - noqp;
+
+		if (d != c.retry_cnt + 1) {
+			snprintf(why, sizeof(why), "B counted %ld drops, want %d",
+				 d, c.retry_cnt + 1);
+			err = -1;
+		}
+	}
 	if (!err)
 		err = expect_state(&A, IBV_QPS_ERR, 1000);
 	if (!err)
@@ -521,7 +553,7 @@ static int t_access(enum ibv_wr_opcode op, enum acc_what what)
 	uint64_t raddr = (uintptr_t)B.mem + PAGE;
 	struct conn c = conn_default;
 	uint8_t *snap;
-	int err;
+	int err, alt = -1;
 
 	switch (what) {
 	case BAD_RKEY:
@@ -538,6 +570,9 @@ static int t_access(enum ibv_wr_opcode op, enum acc_what what)
 		break;
 	case NO_QP_RIGHT:
 		c.access = 0;
+		/* rxe NAKs this as an unsupported opcode. */
+		if (!B.mroce)
+			alt = IBV_WC_REM_INV_REQ_ERR;
 		break;
 	case MISALIGNED:
 		raddr += 4;
@@ -552,8 +587,16 @@ static int t_access(enum ibv_wr_opcode op, enum acc_what what)
 	memcpy(snap, B.mem, MR_LEN);
 	pair_up(&c);
 	err = post_recv(&B, 7, B.mem, 64) ||
-	      post_send(&A, 1, op, A.mem, len, raddr, rkey) ||
-	      expect_wc(A.scq, "A", 1, want, 5000) ||
+	      post_send(&A, 1, op, A.mem, len, raddr, rkey);
+	if (err && what == MISALIGNED && !A.mroce) {
+		/* rxe's provider refuses a misaligned atomic at post time. */
+		printf("# %s: post_send refused the misaligned atomic (rxe)\n",
+		       A.name);
+		err = 0;
+		goto out;
+	}
+	err = err ||
+	      expect_wc_alt(A.scq, "A", 1, want, alt, 5000) ||
 	      expect_state(&A, IBV_QPS_ERR, 1000) ||
 	      expect_state(&B, IBV_QPS_ERR, 1000) ||
 	      expect_wc(B.rcq, "B recv", 7, IBV_WC_WR_FLUSH_ERR, 1000) ||
@@ -562,6 +605,7 @@ static int t_access(enum ibv_wr_opcode op, enum acc_what what)
 		snprintf(why, sizeof(why), "B's region changed");
 		err = -1;
 	}
+out:
 	free(snap);
 	pair_down();
 	return err;
@@ -582,7 +626,9 @@ static int t_len(uint32_t rlen, uint32_t slen)
 	err = post_recv(&B, 7, B.mem, rlen) ||
 	      post_recv(&B, 8, B.mem + 2 * PAGE, rlen) ||
 	      post_send(&A, 1, IBV_WR_SEND, A.mem, slen, 0, 0) ||
-	      expect_wc(A.scq, "A send", 1, IBV_WC_REM_INV_REQ_ERR, 5000) ||
+	      /* rxe NAKs with Remote Operational Error. */
+	      expect_wc_alt(A.scq, "A send", 1, IBV_WC_REM_INV_REQ_ERR,
+			    B.mroce ? -1 : IBV_WC_REM_OP_ERR, 5000) ||
 	      expect_wc(B.rcq, "B recv", 7, IBV_WC_LOC_LEN_ERR, 1000) ||
 	      expect_wc(B.rcq, "B 2nd recv", 8, IBV_WC_WR_FLUSH_ERR, 1000) ||
 	      expect_state(&B, IBV_QPS_ERR, 1000) ||
@@ -638,6 +684,55 @@ static int t_flush(void)
 	return err;
 }
 
+/* ---- victim for inject.py ---------------------------------------------- */
+
+/*
+ * A responder QP on A, connected to a QP number that does not exist on B,
+ * expecting PSN 0x100 with one 64-byte receive posted, for inject.py to
+ * attack with well-formed but hostile requests at the expected PSN: a
+ * WRITE whose RETH runs past the region ("write") or a SEND longer than
+ * the receive ("send").  Prints what the injector needs, then waits for
+ * the QP to enter ERR and checks the receive's completion and the memory.
+ */
+static int victim(const char *kind)
+{
+	bool send = !strcmp(kind, "send");
+	struct conn c = conn_default;
+	uint8_t *snap = malloc(MR_LEN);
+	uint8_t *rbuf = A.mem + 2 * PAGE;
+	int err;
+
+	if (!snap)
+		die("malloc");
+	guards_set(&A);
+	memset(A.mem, 0x5a, MR_LEN);
+	memcpy(snap, A.mem, MR_LEN);
+	qp_create(&A);
+	if (qp_connect(&A, &B, &c, c.access, 0xabcde))
+		die("connect");
+	if (post_recv(&A, 7, rbuf, 64))
+		die("post_recv");
+	printf("victim qpn=%u psn=0x100 rkey=0x%x va=0x%" PRIx64 " len=%u\n",
+	       A.qp->qp_num, A.mr->rkey, (uint64_t)(uintptr_t)A.mem, MR_LEN);
+	err = expect_state(&A, IBV_QPS_ERR, 20000) ||
+	      expect_wc(A.rcq, "victim recv", 7,
+			send ? IBV_WC_LOC_LEN_ERR : IBV_WC_WR_FLUSH_ERR, 1000) ||
+	      guards_check(&A);
+	/* The receive buffer may hold the start of the SEND, nothing else. */
+	if (!err && (memcmp(snap, A.mem, 2 * PAGE) ||
+		     memcmp(snap + 2 * PAGE + 64, rbuf + 64,
+			    MR_LEN - 2 * PAGE - 64) ||
+		     (!send && memcmp(snap + 2 * PAGE, rbuf, 64)))) {
+		snprintf(why, sizeof(why), "the region changed");
+		err = -1;
+	}
+	printf("%s victim_%s%s%s\n", err ? "not ok" : "ok", kind,
+	       err ? " # " : "", err ? why : "");
+	free(snap);
+	qp_destroy(&A);
+	return err ? 1 : 0;
+}
+
 /* ---- driver ------------------------------------------------------------- */
 
 struct tcase {
@@ -686,18 +781,19 @@ static const struct tcase cases[] = {
 
 int main(int argc, char **argv)
 {
-	const char *only = NULL;
+	const char *only = NULL, *vkind = NULL;
 	unsigned int i;
 	int c;
 
 	A.gid_idx = B.gid_idx = -1;
-	while ((c = getopt(argc, argv, "a:b:g:G:t:")) != -1) {
+	while ((c = getopt(argc, argv, "a:b:g:G:t:V:")) != -1) {
 		switch (c) {
 		case 'a': A.name = optarg; break;
 		case 'b': B.name = optarg; break;
 		case 'g': A.gid_idx = atoi(optarg); break;
 		case 'G': B.gid_idx = atoi(optarg); break;
 		case 't': only = optarg; break;
+		case 'V': vkind = optarg; break;
 		default: goto usage;
 		}
 	}
@@ -706,6 +802,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	dev_open(&A);
 	dev_open(&B);
+	if (vkind)
+		return victim(vkind);
 	printf("TAP version 13\n# requester %s, responder %s\n", A.name,
 	       B.name);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -726,7 +824,7 @@ int main(int argc, char **argv)
 	       nfail);
 	return nfail ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-t CASE]\n",
+	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-t CASE | -V write|send]\n",
 		argv[0]);
 	return 2;
 }
