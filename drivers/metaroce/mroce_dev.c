@@ -36,6 +36,7 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_TX_RNR_NAKS] = { .name = "tx_rnr_naks" },
 	[MROCE_CNT_RETRIES] = { .name = "retransmits" },
 	[MROCE_CNT_RNR_WAITS] = { .name = "rnr_waits" },
+	[MROCE_CNT_RX_DROP_QP_STATE] = { .name = "rx_drop_qp_state" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)

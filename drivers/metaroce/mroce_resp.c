@@ -461,6 +461,7 @@ static void mroce_resp_sendop(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 static void mroce_resp_execute(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 {
 	u32 flags = pkt->lo.op->flags, plen = pkt->lo.pay_len;
+	u32 epsn = dp->rwin.epsn;
 
 	if (flags & MROCE_OPF_READ) {
 		mroce_resp_read(dp, pkt);
@@ -484,7 +485,12 @@ static void mroce_resp_execute(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 		mroce_resp_write(dp, pkt);
 	else
 		mroce_resp_sendop(dp, pkt);
-	if (pkt->hdr.bth.ackreq && !dp->error)
+	/*
+	 * Only an executed request is acknowledged: one answered with an RNR
+	 * NAK (no receive WQE) was not, and an ACK now would repeat the
+	 * previous PSN right behind the NAK (IBTA 9.7.5.1.x, 9.7.5.2.8).
+	 */
+	if (pkt->hdr.bth.ackreq && !dp->error && dp->rwin.epsn != epsn)
 		dp->ack_pending = true;
 }
 

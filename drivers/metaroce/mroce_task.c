@@ -130,7 +130,9 @@ static void mroce_task_rx_one(struct mroce_dpqp *dp, struct sk_buff *skb,
 	int err;
 
 	lockdep_assert_held(&dp->run_lock);
+	/* IBTA 10.3.1: a QP that is not (or no longer) receiving drops. */
 	if (state < IB_QPS_RTR || state == IB_QPS_ERR || dp->error) {
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_QP_STATE);
 		kfree_skb(skb);
 		return;
 	}

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# RC error behaviour (IBTA 9.7.5.2, 9.7.6.1.3, 9.9.3, 10.3.1): mroce_dpneg
+# runs RNR, retry exceeded, remote access, length and flush cases on fresh
+# QP pairs and checks the completions on both sides, the QP states, the
+# memory around the target region and the retry counters.
+#   DP_TOPO=mm (default): MetaRoCE <-> MetaRoCE
+#   DP_TOPO=mx: MetaRoCE requester -> rxe responder, and rxe -> MetaRoCE
+# MROCE_T_DPNEG_CASES=SUBSTR runs only the cases whose name contains SUBSTR.
+source "$(dirname "$0")/dp_lib.sh"
+
+BIN=$MROCE_ROOT/build/selftests/datapath/mroce_dpneg
+topo=${DP_TOPO:-mm}
+mroce_load_or_skip
+use_build_provider
+[ "$topo" = mx ] && { modprobe rdma_rxe 2>/dev/null || ksft_skip_all "rdma_rxe not available"; }
+make -s -C "$DP_DIR" >/dev/null || ksft_skip_all "cannot build mroce_dpneg"
+dp_topo "$topo" || ksft_skip_all "cannot build the $topo topology"
+
+objects() {
+	cat /sys/class/infiniband/"$1"/metaroce_objects 2>/dev/null | tr '\n' ' '
+}
+
+# run_neg DESC REQ GID RESP GID: one mroce_dpneg run, one TAP line per case.
+run_neg() {
+	local desc=$1 log=$DP_LOGS/dpneg-$2-$4.log line rc
+	timeout 600 "$BIN" -a "$2" -g "$3" -b "$4" -G "$5" \
+		${MROCE_T_DPNEG_CASES:+-t "$MROCE_T_DPNEG_CASES"} >"$log" 2>&1
+	rc=$?
+	while read -r line; do
+		case $line in
+		"ok "*) t_pass "$desc: ${line#ok [0-9]* }" ;;
+		"not ok "*) t_fail "$desc: ${line#not ok [0-9]* }" ;;
+		"# "*) echo "$line" ;;
+		esac
+	done <"$log"
+	[ $rc -le 1 ] || { t_fail "$desc: mroce_dpneg exited $rc"; tail -n 5 "$log" | sed 's/^/#   /'; }
+}
+
+base1=$(objects "$DEV1")
+if [ "$topo" = mx ]; then
+	run_neg "MetaRoCE -> rxe" "$DEV1" "$G1" "$DEV2" "$G2"
+	run_neg "rxe -> MetaRoCE" "$DEV2" "$G2" "$DEV1" "$G1"
+else
+	base2=$(objects "$DEV2")
+	run_neg "MetaRoCE -> MetaRoCE" "$DEV1" "$G1" "$DEV2" "$G2"
+	t_check "$DEV2 objects back to baseline" test "$(objects "$DEV2")" = "$base2"
+fi
+t_check "$DEV1 objects back to baseline" test "$(objects "$DEV1")" = "$base1"
+echo "# $DEV1: $(dp_counters "$DEV1")"
+[ "$topo" = mm ] && echo "# $DEV2: $(dp_counters "$DEV2")"
+t_done

@@ -1,0 +1,837 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * mroce_dpneg: the RC error behaviour IBTA specifies, checked on both ends
+ * of a connection between two RDMA devices opened by one process (as
+ * mroce_dpcheck does).  Side A is always the requester, side B the
+ * responder; every case connects a fresh pair of QPs.
+ *
+ *  rnr_late       SEND without a receive, rnr_retry 7: completes once a
+ *                 receive is posted late (IBTA 9.7.5.2.8, C9-142)
+ *  rnr_exc_N      rnr_retry N (0..6), no receive: IBV_WC_RNR_RETRY_EXC_ERR
+ *                 after N RNR waits of min_rnr_timer
+ *  retry_*        peer QP destroyed, in ERR, wrong destination QPN:
+ *                 IBV_WC_RETRY_EXC_ERR after retry_cnt Local ACK Timeouts
+ *                 (IBTA 9.7.6.1.3)
+ *  acc_*          WRITE, READ and atomics with a bad R_Key, out of the
+ *                 region, without the access right, misaligned: the
+ *                 requester gets the remote error, the responder QP goes to
+ *                 ERR and flushes its receive (IBTA 9.7.5.2.x, 9.9.3.1.2),
+ *                 memory around the region is untouched
+ *  len_*          SEND longer than the receive: IBV_WC_LOC_LEN_ERR at the
+ *                 responder, IBV_WC_REM_INV_REQ_ERR at the requester
+ *  flush          a QP moved to ERR with work requests outstanding on SQ
+ *                 and RQ flushes each, in order (IBTA 10.3.1)
+ *
+ *   mroce_dpneg -a DEV -g GIDIDX -b DEV -G GIDIDX [-t CASE]
+ *   mroce_dpneg -a DEV -g GIDIDX -b DEV -G GIDIDX -V write|send
+ *
+ * -V sets up a victim QP on A for inject.py instead (see victim()).
+ *
+ * TAP 13 output, one test per case; exit status 0 when all passed.
+ * Counters are read from /sys/class/infiniband/DEV/ports/1/hw_counters
+ * when the device has MetaRoCE's names there, and skipped otherwise.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <infiniband/verbs.h>
+
+#define PAGE		4096u
+#define GUARD		PAGE		/* guard bytes on each side of the MR */
+#define MR_LEN		(4 * PAGE)
+#define BUF_LEN		(GUARD + MR_LEN + GUARD)
+#define GUARD_BYTE	0xa5
+#define NFLUSH		8
+
+struct side {
+	const char *name;
+	int gid_idx;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	uint8_t *buf;		/* guard | MR | guard */
+	uint8_t *mem;		/* buf + GUARD: the region */
+	struct ibv_mr *mr;	/* all access rights */
+	struct ibv_mr *mr_local; /* LOCAL_WRITE only, on the same memory */
+	union ibv_gid gid;
+	enum ibv_mtu mtu;
+	bool mroce;		/* counters with MetaRoCE's names */
+	/* per case */
+	struct ibv_cq *scq, *rcq;
+	struct ibv_qp *qp;
+};
+
+struct conn {
+	int access;		/* responder QP's qp_access_flags */
+	uint8_t timeout;
+	uint8_t retry_cnt;
+	uint8_t rnr_retry;
+	uint8_t min_rnr_timer;
+	int dest_qpn_delta;	/* A sends to B's QPN + this */
+};
+
+static struct side A, B;
+static int ntests, nfail;
+static char why[256];
+
+#define FAILED(...) do { \
+	snprintf(why, sizeof(why), __VA_ARGS__); \
+	return -1; \
+} while (0)
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "%s: %s\n", what, strerror(errno));
+	printf("Bail out! %s\n", what);
+	exit(2);
+}
+
+static long counter(struct side *s, const char *name)
+{
+	char path[256];
+	long v = -1;
+	FILE *f;
+
+	/* The core caches hw counters for a lifespan of 10 ms. */
+	usleep(30000);
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s", s->name,
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static struct ibv_context *open_dev(const char *name)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_context *ctx = NULL;
+	int i;
+
+	for (i = 0; list && list[i]; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name))
+			ctx = ibv_open_device(list[i]);
+	ibv_free_device_list(list);
+	return ctx;
+}
+
+static void dev_open(struct side *s)
+{
+	struct ibv_port_attr port;
+
+	s->ctx = open_dev(s->name);
+	if (!s->ctx)
+		die(s->name);
+	s->pd = ibv_alloc_pd(s->ctx);
+	if (!s->pd || posix_memalign((void **)&s->buf, PAGE, BUF_LEN))
+		die("alloc");
+	s->mem = s->buf + GUARD;
+	s->mr = ibv_reg_mr(s->pd, s->mem, MR_LEN, IBV_ACCESS_LOCAL_WRITE |
+			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+			   IBV_ACCESS_REMOTE_ATOMIC);
+	s->mr_local = ibv_reg_mr(s->pd, s->mem, MR_LEN, IBV_ACCESS_LOCAL_WRITE);
+	if (!s->mr || !s->mr_local)
+		die("reg_mr");
+	if (ibv_query_port(s->ctx, 1, &port) ||
+	    ibv_query_gid(s->ctx, 1, s->gid_idx, &s->gid))
+		die("query");
+	s->mtu = port.active_mtu;
+	s->mroce = counter(s, "rx_drop_no_qp") >= 0;
+}
+
+static void guards_set(struct side *s)
+{
+	memset(s->buf, GUARD_BYTE, GUARD);
+	memset(s->buf + GUARD + MR_LEN, GUARD_BYTE, GUARD);
+}
+
+static int guards_check(struct side *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < GUARD; i++)
+		if (s->buf[i] != GUARD_BYTE ||
+		    s->buf[GUARD + MR_LEN + i] != GUARD_BYTE)
+			FAILED("%s: guard byte %s+%u changed", s->name,
+			       s->buf[i] != GUARD_BYTE ? "before" : "after",
+			       i);
+	return 0;
+}
+
+static void qp_create(struct side *s)
+{
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 2 * NFLUSH, .max_recv_wr = 2 * NFLUSH,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+
+	s->scq = ibv_create_cq(s->ctx, 4 * NFLUSH, NULL, NULL, 0);
+	s->rcq = ibv_create_cq(s->ctx, 4 * NFLUSH, NULL, NULL, 0);
+	if (!s->scq || !s->rcq)
+		die("create_cq");
+	init.send_cq = s->scq;
+	init.recv_cq = s->rcq;
+	s->qp = ibv_create_qp(s->pd, &init);
+	if (!s->qp)
+		die("create_qp");
+}
+
+static void qp_destroy(struct side *s)
+{
+	if (s->qp && ibv_destroy_qp(s->qp))
+		die("destroy_qp");
+	s->qp = NULL;
+	if (ibv_destroy_cq(s->scq) || ibv_destroy_cq(s->rcq))
+		die("destroy_cq");
+}
+
+static int qp_connect(struct side *s, struct side *peer, const struct conn *c,
+		      int access, uint32_t dqpn)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = access,
+	};
+
+	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = s->mtu < peer->mtu ? s->mtu : peer->mtu;
+	if (a.path_mtu > IBV_MTU_1024)
+		a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = dqpn;
+	a.rq_psn = 0x100;
+	a.max_dest_rd_atomic = 4;
+	a.min_rnr_timer = c->min_rnr_timer;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid = peer->gid;
+	a.ah_attr.grh.sgid_index = s->gid_idx;
+	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.port_num = 1;
+	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV |
+			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = c->timeout;
+	a.retry_cnt = c->retry_cnt;
+	a.rnr_retry = c->rnr_retry;
+	a.sq_psn = 0x100;
+	a.max_rd_atomic = 4;
+	return ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+static const struct conn conn_default = {
+	.access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+		  IBV_ACCESS_REMOTE_ATOMIC,
+	.timeout = 14, .retry_cnt = 7, .rnr_retry = 7, .min_rnr_timer = 12,
+};
+
+static void pair_up(const struct conn *c)
+{
+	qp_create(&A);
+	qp_create(&B);
+	if (qp_connect(&A, &B, c, c->access,
+		       B.qp->qp_num + c->dest_qpn_delta) ||
+	    qp_connect(&B, &A, c, c->access, A.qp->qp_num))
+		die("connect");
+}
+
+static void pair_down(void)
+{
+	qp_destroy(&A);
+	qp_destroy(&B);
+}
+
+/* Wait up to @ms for one completion on @cq; 0 when one came. */
+static int poll_wc(struct ibv_cq *cq, struct ibv_wc *wc, double ms)
+{
+	double end = now_ms() + ms;
+	int n;
+
+	do {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n < 0)
+			return -1;
+		if (n)
+			return 0;
+		usleep(200);
+	} while (now_ms() < end);
+	return -1;
+}
+
+/*
+ * One completion for @wr_id with @status; @alt (when not -1) is what rdma_rxe
+ * reports instead where it differs from IBTA, accepted with a note.
+ */
+static int expect_wc_alt(struct ibv_cq *cq, const char *who, uint64_t wr_id,
+			 enum ibv_wc_status status, int alt, double ms)
+{
+	struct ibv_wc wc;
+
+	if (poll_wc(cq, &wc, ms))
+		FAILED("%s: no completion for wr %" PRIu64 " in %.0f ms", who,
+		       wr_id, ms);
+	if (wc.wr_id == wr_id && alt >= 0 && wc.status == (unsigned int)alt) {
+		printf("# %s: %s where IBTA says %s (rxe)\n", who,
+		       ibv_wc_status_str(wc.status), ibv_wc_status_str(status));
+		return 0;
+	}
+	if (wc.wr_id != wr_id || wc.status != status)
+		FAILED("%s: wr %" PRIu64 " %s, want wr %" PRIu64 " %s", who,
+		       wc.wr_id, ibv_wc_status_str(wc.status), wr_id,
+		       ibv_wc_status_str(status));
+	return 0;
+}
+
+static int expect_wc(struct ibv_cq *cq, const char *who, uint64_t wr_id,
+		     enum ibv_wc_status status, double ms)
+{
+	return expect_wc_alt(cq, who, wr_id, status, -1, ms);
+}
+
+static int expect_no_wc(struct ibv_cq *cq, const char *who, double ms)
+{
+	struct ibv_wc wc;
+
+	if (!poll_wc(cq, &wc, ms))
+		FAILED("%s: unexpected completion wr %" PRIu64 " %s", who,
+		       wc.wr_id, ibv_wc_status_str(wc.status));
+	return 0;
+}
+
+static int expect_state(struct side *s, enum ibv_qp_state want, double ms)
+{
+	double end = now_ms() + ms;
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr a;
+
+	do {
+		if (ibv_query_qp(s->qp, &a, IBV_QP_STATE, &init))
+			FAILED("%s: query_qp: %s", s->name, strerror(errno));
+		if (a.qp_state == want)
+			return 0;
+		usleep(1000);
+	} while (now_ms() < end);
+	FAILED("%s: QP state %d, want %d", s->name, a.qp_state, want);
+}
+
+static int post_recv(struct side *s, uint64_t wr_id, void *addr, uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)addr, .length = len, .lkey = s->mr->lkey,
+	};
+	struct ibv_recv_wr wr = {
+		.wr_id = wr_id, .sg_list = &sge, .num_sge = 1,
+	}, *bad;
+
+	if (ibv_post_recv(s->qp, &wr, &bad))
+		FAILED("%s: post_recv: %s", s->name, strerror(errno));
+	return 0;
+}
+
+static int post_send(struct side *s, uint64_t wr_id, enum ibv_wr_opcode op,
+		     void *addr, uint32_t len, uint64_t raddr, uint32_t rkey)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)addr, .length = len, .lkey = s->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id, .sg_list = &sge, .num_sge = 1, .opcode = op,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	if (op == IBV_WR_ATOMIC_CMP_AND_SWP || op == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+		wr.wr.atomic.remote_addr = raddr;
+		wr.wr.atomic.rkey = rkey;
+		wr.wr.atomic.compare_add = 1;
+		wr.wr.atomic.swap = 2;
+	} else {
+		wr.wr.rdma.remote_addr = raddr;
+		wr.wr.rdma.rkey = rkey;
+	}
+	if (ibv_post_send(s->qp, &wr, &bad))
+		FAILED("%s: post_send: %s", s->name, strerror(errno));
+	return 0;
+}
+
+/* IBTA 9.7.5.2.8 Table 45, in microseconds. */
+static double rnr_us(uint8_t code)
+{
+	static const unsigned int t10[32] = {
+		65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+		256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
+		12288, 16384, 24576, 32768, 49152,
+	};
+
+	return t10[code & 31] * 10.0;
+}
+
+/* ---- RNR ---------------------------------------------------------------- */
+
+static int t_rnr_late(void)
+{
+	struct conn c = conn_default;
+	long naks = counter(&B, "tx_rnr_naks");
+	int err;
+
+	c.min_rnr_timer = 14;	/* 1.28 ms */
+	pair_up(&c);
+	err = post_send(&A, 1, IBV_WR_SEND, A.mem, 100, 0, 0) ||
+	      expect_no_wc(A.scq, "A send before the receive", 300) ||
+	      post_recv(&B, 2, B.mem, 200) ||
+	      expect_wc(A.scq, "A send", 1, IBV_WC_SUCCESS, 5000) ||
+	      expect_wc(B.rcq, "B recv", 2, IBV_WC_SUCCESS, 1000);
+	if (!err && B.mroce && counter(&B, "tx_rnr_naks") - naks < 2) {
+		snprintf(why, sizeof(why), "B sent %ld RNR NAKs in 300 ms",
+			 counter(&B, "tx_rnr_naks") - naks);
+		err = -1;
+	}
+	pair_down();
+	return err;
+}
+
+static int t_rnr_exc(int n)
+{
+	struct conn c = conn_default;
+	long naks = counter(&B, "tx_rnr_naks");
+	long waits = counter(&A, "rnr_waits");
+	long btx = counter(&B, "tx_packets");
+	long stale = counter(&A, "rx_drop_seq");
+	double t0, ms, min;
+	int err;
+
+	c.rnr_retry = n;
+	c.min_rnr_timer = 20;	/* 10.24 ms */
+	min = n * rnr_us(c.min_rnr_timer) / 1000;
+	pair_up(&c);
+	t0 = now_ms();
+	err = post_send(&A, 1, IBV_WR_SEND, A.mem, 100, 0, 0) ||
+	      expect_wc(A.scq, "A send", 1, IBV_WC_RNR_RETRY_EXC_ERR,
+			min * 4 + 5000);
+	ms = now_ms() - t0;
+	if (!err && ms < min * 0.9) {
+		snprintf(why, sizeof(why), "failed after %.1f ms < %d x %.2f ms",
+			 ms, n, rnr_us(c.min_rnr_timer) / 1000);
+		err = -1;
+	}
+	if (!err && B.mroce && counter(&B, "tx_rnr_naks") - naks != n + 1) {
+		snprintf(why, sizeof(why), "B sent %ld RNR NAKs, want %d",
+			 counter(&B, "tx_rnr_naks") - naks, n + 1);
+		err = -1;
+	}
+	/* Nothing but the RNR NAKs: no ACK behind each of them. */
+	if (!err && B.mroce && counter(&B, "tx_packets") - btx != n + 1) {
+		snprintf(why, sizeof(why), "B sent %ld packets, want %d",
+			 counter(&B, "tx_packets") - btx, n + 1);
+		err = -1;
+	}
+	if (!err && A.mroce && counter(&A, "rx_drop_seq") != stale) {
+		snprintf(why, sizeof(why), "A dropped %ld stale responses",
+			 counter(&A, "rx_drop_seq") - stale);
+		err = -1;
+	}
+	if (!err && A.mroce && counter(&A, "rnr_waits") - waits != n) {
+		snprintf(why, sizeof(why), "A waited %ld times, want %d",
+			 counter(&A, "rnr_waits") - waits, n);
+		err = -1;
+	}
+	if (!err)
+		err = expect_state(&A, IBV_QPS_ERR, 1000);
+	if (!err)
+		printf("# rnr_retry %d: RNR_RETRY_EXC_ERR after %.1f ms\n", n, ms);
+	pair_down();
+	return err;
+}
+
+/* ---- Local ACK Timeout -------------------------------------------------- */
+
+enum { PEER_DESTROYED, PEER_ERR, PEER_WRONG_QPN };
+
+static int t_retry(int how)
+{
+	struct conn c = conn_default;
+	long rtx = counter(&A, "retransmits");
+	long qpstate = counter(&B, "rx_drop_qp_state");
+	long noqp = counter(&B, "rx_drop_no_qp");
+	double t0, ms, t_ms;
+	int err;
+
+	c.timeout = 12;		/* 16.8 ms */
+	c.retry_cnt = 3;
+	if (how == PEER_WRONG_QPN)
+		c.dest_qpn_delta = 1000;
+	t_ms = 4.096e-3 * (1u << c.timeout);
+	pair_up(&c);
+	if (how == PEER_DESTROYED) {
+		if (ibv_destroy_qp(B.qp))
+			die("destroy_qp");
+		B.qp = NULL;
+	} else if (how == PEER_ERR) {
+		struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+
+		if (ibv_modify_qp(B.qp, &a, IBV_QP_STATE))
+			die("modify ERR");
+	}
+	t0 = now_ms();
+	err = post_send(&A, 1, IBV_WR_RDMA_WRITE, A.mem, 64,
+			(uintptr_t)B.mem, B.mr->rkey) ||
+	      expect_wc(A.scq, "A write", 1, IBV_WC_RETRY_EXC_ERR,
+			(c.retry_cnt + 1) * t_ms * 8 + 5000);
+	ms = now_ms() - t0;
+	/* IBTA C9-141: each timeout is between T and 4 T. */
+	if (!err && (ms < (c.retry_cnt + 1) * t_ms * 0.9 ||
+		     ms > (c.retry_cnt + 1) * t_ms * 4 + 2000)) {
+		snprintf(why, sizeof(why),
+			 "failed after %.1f ms, want %d x %.1f..%.1f ms", ms,
+			 c.retry_cnt + 1, t_ms, 4 * t_ms);
+		err = -1;
+	}
+	if (!err && A.mroce &&
+	    counter(&A, "retransmits") - rtx != c.retry_cnt) {
+		snprintf(why, sizeof(why), "A retransmitted %ld times, want %d",
+			 counter(&A, "retransmits") - rtx, c.retry_cnt);
+		err = -1;
+	}
+	/* Every try was dropped, and counted, by B. */
+	if (!err && B.mroce) {
+		long d = how == PEER_ERR ?
+			 counter(&B, "rx_drop_qp_state") - qpstate :
+			 counter(&B, "rx_drop_no_qp") - noqp;
+
+		if (d != c.retry_cnt + 1) {
+			snprintf(why, sizeof(why), "B counted %ld drops, want %d",
+				 d, c.retry_cnt + 1);
+			err = -1;
+		}
+	}
+	if (!err)
+		err = expect_state(&A, IBV_QPS_ERR, 1000);
+	if (!err)
+		printf("# RETRY_EXC_ERR after %.1f ms (%d x %.1f ms)\n", ms,
+		       c.retry_cnt + 1, t_ms);
+	pair_down();
+	return err;
+}
+
+/* ---- remote access errors ----------------------------------------------- */
+
+enum acc_what { BAD_RKEY, BEFORE_MR, PAST_MR, NO_MR_RIGHT, NO_QP_RIGHT,
+		MISALIGNED };
+
+static int t_access(enum ibv_wr_opcode op, enum acc_what what)
+{
+	bool atomic = op == IBV_WR_ATOMIC_CMP_AND_SWP ||
+		      op == IBV_WR_ATOMIC_FETCH_AND_ADD;
+	enum ibv_wc_status want = what == MISALIGNED ? IBV_WC_REM_INV_REQ_ERR :
+						       IBV_WC_REM_ACCESS_ERR;
+	uint32_t len = atomic ? 8 : 256, rkey = B.mr->rkey;
+	uint64_t raddr = (uintptr_t)B.mem + PAGE;
+	struct conn c = conn_default;
+	uint8_t *snap;
+	int err, alt = -1;
+
+	switch (what) {
+	case BAD_RKEY:
+		rkey ^= 0x80;	/* same index, other key byte */
+		break;
+	case BEFORE_MR:
+		raddr = (uintptr_t)B.mem - 8;
+		break;
+	case PAST_MR:
+		raddr = (uintptr_t)B.mem + MR_LEN - (atomic ? 0 : len / 2);
+		break;
+	case NO_MR_RIGHT:
+		rkey = B.mr_local->rkey;
+		break;
+	case NO_QP_RIGHT:
+		c.access = 0;
+		/* rxe NAKs this as an unsupported opcode. */
+		if (!B.mroce)
+			alt = IBV_WC_REM_INV_REQ_ERR;
+		break;
+	case MISALIGNED:
+		raddr += 4;
+		break;
+	}
+	snap = malloc(MR_LEN);
+	if (!snap)
+		die("malloc");
+	guards_set(&B);
+	memset(B.mem, 0x5a, MR_LEN);
+	memset(A.mem, 0x3c, MR_LEN);
+	memcpy(snap, B.mem, MR_LEN);
+	pair_up(&c);
+	err = post_recv(&B, 7, B.mem, 64) ||
+	      post_send(&A, 1, op, A.mem, len, raddr, rkey);
+	if (err && what == MISALIGNED && !A.mroce) {
+		/* rxe's provider refuses a misaligned atomic at post time. */
+		printf("# %s: post_send refused the misaligned atomic (rxe)\n",
+		       A.name);
+		err = 0;
+		goto out;
+	}
+	err = err ||
+	      expect_wc_alt(A.scq, "A", 1, want, alt, 5000) ||
+	      expect_state(&A, IBV_QPS_ERR, 1000) ||
+	      expect_state(&B, IBV_QPS_ERR, 1000) ||
+	      expect_wc(B.rcq, "B recv", 7, IBV_WC_WR_FLUSH_ERR, 1000) ||
+	      guards_check(&B);
+	if (!err && memcmp(snap, B.mem, MR_LEN)) {
+		snprintf(why, sizeof(why), "B's region changed");
+		err = -1;
+	}
+out:
+	free(snap);
+	pair_down();
+	return err;
+}
+
+/* ---- SEND longer than the receive --------------------------------------- */
+
+static int t_len(uint32_t rlen, uint32_t slen)
+{
+	struct conn c = conn_default;
+	uint32_t i;
+	int err;
+
+	guards_set(&B);
+	memset(B.mem, 0x5a, MR_LEN);
+	memset(A.mem, 0x3c, MR_LEN);
+	pair_up(&c);
+	err = post_recv(&B, 7, B.mem, rlen) ||
+	      post_recv(&B, 8, B.mem + 2 * PAGE, rlen) ||
+	      post_send(&A, 1, IBV_WR_SEND, A.mem, slen, 0, 0) ||
+	      /* rxe NAKs with Remote Operational Error. */
+	      expect_wc_alt(A.scq, "A send", 1, IBV_WC_REM_INV_REQ_ERR,
+			    B.mroce ? -1 : IBV_WC_REM_OP_ERR, 5000) ||
+	      /* rxe completes the receive with a local QP operation error. */
+	      expect_wc_alt(B.rcq, "B recv", 7, IBV_WC_LOC_LEN_ERR,
+			    B.mroce ? -1 : IBV_WC_LOC_QP_OP_ERR, 1000) ||
+	      expect_wc(B.rcq, "B 2nd recv", 8, IBV_WC_WR_FLUSH_ERR, 1000) ||
+	      expect_state(&B, IBV_QPS_ERR, 1000) ||
+	      guards_check(&B);
+	/* Nothing lands past the receive buffer. */
+	for (i = rlen; !err && i < 2 * PAGE; i++)
+		if (B.mem[i] != 0x5a) {
+			snprintf(why, sizeof(why),
+				 "byte %u past the %u-byte receive changed",
+				 i - rlen, rlen);
+			err = -1;
+		}
+	pair_down();
+	return err;
+}
+
+/* ---- flush in order ----------------------------------------------------- */
+
+static int t_flush(void)
+{
+	struct conn c = conn_default;
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+	char who[32];
+	int i, err = 0;
+
+	/* B has no receive: A's first SEND waits on RNR, the rest queue. */
+	c.min_rnr_timer = 0;	/* 655 ms */
+	pair_up(&c);
+	for (i = 0; i < NFLUSH && !err; i++)
+		err = post_recv(&A, 100 + i, A.mem + PAGE + 64 * i, 64) ||
+		      post_send(&A, i, IBV_WR_SEND, A.mem, 16, 0, 0);
+	if (!err)
+		err = expect_no_wc(A.scq, "A before ERR", 100);
+	if (!err && ibv_modify_qp(A.qp, &a, IBV_QP_STATE)) {
+		snprintf(why, sizeof(why), "modify ERR: %s", strerror(errno));
+		err = -1;
+	}
+	for (i = 0; i < NFLUSH && !err; i++) {
+		snprintf(who, sizeof(who), "A send %d", i);
+		err = expect_wc(A.scq, who, i, IBV_WC_WR_FLUSH_ERR, 1000);
+	}
+	for (i = 0; i < NFLUSH && !err; i++) {
+		snprintf(who, sizeof(who), "A recv %d", i);
+		err = expect_wc(A.rcq, who, 100 + i, IBV_WC_WR_FLUSH_ERR, 1000);
+	}
+	/* Posted in ERR: flushed too. */
+	if (!err)
+		err = post_send(&A, 50, IBV_WR_SEND, A.mem, 16, 0, 0) ||
+		      expect_wc(A.scq, "A send in ERR", 50,
+				IBV_WC_WR_FLUSH_ERR, 1000) ||
+		      expect_no_wc(B.rcq, "B", 100);
+	pair_down();
+	return err;
+}
+
+/* ---- victim for inject.py ---------------------------------------------- */
+
+/*
+ * A responder QP on A, connected to a QP number that does not exist on B,
+ * expecting PSN 0x100 with one 64-byte receive posted, for inject.py to
+ * attack with well-formed but hostile requests at the expected PSN: a
+ * WRITE whose RETH runs past the region ("write") or a SEND longer than
+ * the receive ("send").  Prints what the injector needs, then waits for
+ * a line on stdin (the packet is out) and for the QP to enter ERR, and
+ * checks the receive's completion and the memory.
+ */
+static int victim(const char *kind)
+{
+	bool send = !strcmp(kind, "send");
+	struct conn c = conn_default;
+	uint8_t *snap = malloc(MR_LEN);
+	uint8_t *rbuf = A.mem + 2 * PAGE;
+	char line[64];
+	int err;
+
+	if (!snap)
+		die("malloc");
+	guards_set(&A);
+	memset(A.mem, 0x5a, MR_LEN);
+	memcpy(snap, A.mem, MR_LEN);
+	qp_create(&A);
+	if (qp_connect(&A, &B, &c, c.access, 0xabcde))
+		die("connect");
+	if (post_recv(&A, 7, rbuf, 64))
+		die("post_recv");
+	printf("victim qpn=%u psn=0x100 rkey=0x%x va=0x%" PRIx64 " len=%u\n",
+	       A.qp->qp_num, A.mr->rkey, (uint64_t)(uintptr_t)A.mem, MR_LEN);
+	/* The injector says when its packet is out (a line on stdin). */
+	if (!fgets(line, sizeof(line), stdin))
+		line[0] = 0;
+	err = expect_state(&A, IBV_QPS_ERR, 5000) ||
+	      expect_wc(A.rcq, "victim recv", 7,
+			send ? IBV_WC_LOC_LEN_ERR : IBV_WC_WR_FLUSH_ERR, 1000) ||
+	      guards_check(&A);
+	/* The receive buffer may hold the start of the SEND, nothing else. */
+	if (!err && (memcmp(snap, A.mem, 2 * PAGE) ||
+		     memcmp(snap + 2 * PAGE + 64, rbuf + 64,
+			    MR_LEN - 2 * PAGE - 64) ||
+		     (!send && memcmp(snap + 2 * PAGE, rbuf, 64)))) {
+		snprintf(why, sizeof(why), "the region changed");
+		err = -1;
+	}
+	printf("%s victim_%s%s%s\n", err ? "not ok" : "ok", kind,
+	       err ? " # " : "", err ? why : "");
+	free(snap);
+	qp_destroy(&A);
+	return err ? 1 : 0;
+}
+
+/* ---- driver ------------------------------------------------------------- */
+
+struct tcase {
+	const char *name;
+	int (*fn)(int, int);
+	int a1, a2;
+};
+
+static int c_rnr_late(int x, int y) { return t_rnr_late(); }
+static int c_rnr_exc(int n, int y) { return t_rnr_exc(n); }
+static int c_retry(int how, int y) { return t_retry(how); }
+static int c_access(int op, int what) { return t_access(op, what); }
+static int c_len(int r, int s) { return t_len(r, s); }
+static int c_flush(int x, int y) { return t_flush(); }
+
+static const struct tcase cases[] = {
+	{ "rnr_late", c_rnr_late, 0, 0 },
+	{ "rnr_exc_0", c_rnr_exc, 0, 0 },
+	{ "rnr_exc_1", c_rnr_exc, 1, 0 },
+	{ "rnr_exc_3", c_rnr_exc, 3, 0 },
+	{ "rnr_exc_6", c_rnr_exc, 6, 0 },
+	{ "retry_peer_destroyed", c_retry, PEER_DESTROYED, 0 },
+	{ "retry_peer_err", c_retry, PEER_ERR, 0 },
+	{ "retry_wrong_qpn", c_retry, PEER_WRONG_QPN, 0 },
+	{ "acc_write_bad_rkey", c_access, IBV_WR_RDMA_WRITE, BAD_RKEY },
+	{ "acc_write_before_mr", c_access, IBV_WR_RDMA_WRITE, BEFORE_MR },
+	{ "acc_write_past_mr", c_access, IBV_WR_RDMA_WRITE, PAST_MR },
+	{ "acc_write_no_mr_right", c_access, IBV_WR_RDMA_WRITE, NO_MR_RIGHT },
+	{ "acc_write_no_qp_right", c_access, IBV_WR_RDMA_WRITE, NO_QP_RIGHT },
+	{ "acc_read_bad_rkey", c_access, IBV_WR_RDMA_READ, BAD_RKEY },
+	{ "acc_read_past_mr", c_access, IBV_WR_RDMA_READ, PAST_MR },
+	{ "acc_read_no_mr_right", c_access, IBV_WR_RDMA_READ, NO_MR_RIGHT },
+	{ "acc_read_no_qp_right", c_access, IBV_WR_RDMA_READ, NO_QP_RIGHT },
+	{ "acc_cswap_bad_rkey", c_access, IBV_WR_ATOMIC_CMP_AND_SWP, BAD_RKEY },
+	{ "acc_fadd_past_mr", c_access, IBV_WR_ATOMIC_FETCH_AND_ADD, PAST_MR },
+	{ "acc_fadd_no_mr_right", c_access, IBV_WR_ATOMIC_FETCH_AND_ADD,
+	  NO_MR_RIGHT },
+	{ "acc_cswap_no_qp_right", c_access, IBV_WR_ATOMIC_CMP_AND_SWP,
+	  NO_QP_RIGHT },
+	{ "acc_fadd_misaligned", c_access, IBV_WR_ATOMIC_FETCH_AND_ADD,
+	  MISALIGNED },
+	{ "len_send_1pkt", c_len, 64, 256 },
+	{ "len_send_multi", c_len, 1500, 3000 },
+	{ "flush", c_flush, 0, 0 },
+};
+
+int main(int argc, char **argv)
+{
+	const char *only = NULL, *vkind = NULL;
+	unsigned int i;
+	int c;
+
+	A.gid_idx = B.gid_idx = -1;
+	while ((c = getopt(argc, argv, "a:b:g:G:t:V:")) != -1) {
+		switch (c) {
+		case 'a': A.name = optarg; break;
+		case 'b': B.name = optarg; break;
+		case 'g': A.gid_idx = atoi(optarg); break;
+		case 'G': B.gid_idx = atoi(optarg); break;
+		case 't': only = optarg; break;
+		case 'V': vkind = optarg; break;
+		default: goto usage;
+		}
+	}
+	if (!A.name || !B.name || A.gid_idx < 0 || B.gid_idx < 0)
+		goto usage;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	dev_open(&A);
+	dev_open(&B);
+	if (vkind)
+		return victim(vkind);
+	printf("TAP version 13\n# requester %s, responder %s\n", A.name,
+	       B.name);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct tcase *t = &cases[i];
+
+		if (only && !strstr(t->name, only))
+			continue;
+		why[0] = 0;
+		ntests++;
+		if (t->fn(t->a1, t->a2)) {
+			nfail++;
+			printf("not ok %d %s # %s\n", ntests, t->name, why);
+		} else {
+			printf("ok %d %s\n", ntests, t->name);
+		}
+	}
+	printf("1..%d\n# %d passed, %d failed\n", ntests, ntests - nfail,
+	       nfail);
+	return nfail ? 1 : 0;
+usage:
+	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-t CASE | -V write|send]\n",
+		argv[0]);
+	return 2;
+}
