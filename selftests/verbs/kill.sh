@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # A process holding one object of every type (verbs_hold.c: context, comp
-# channel, PD, MR, CQs, SRQ, RC/UD/SRQ QPs, AH, queued receives, mapped
+# channel, PD, MR, CQs, SRQ, RC/UC/UD/SRQ QPs, AH, queued receives, mapped
 # rings) is SIGKILLed, over and over; every fourth one is killed while it
 # is still creating its objects.  Afterwards `rdma resource` counts, the
 # module's own object counters (sysfs metaroce_objects), the ring buffers

@@ -19,8 +19,6 @@ BLOCK = re.compile(r'^(FAIL|ERROR): (test\w+) \(([\w.]+)\)\n(.*?)(?=^[=-]{60,})'
 # reason, explanation).  Both patterns must match; anything else is an
 # unexplained difference and fails the test.
 EXPLAINED = [
-    (re.compile(r'_uc_qp'), re.compile(r'UC QP .*not supported'),
-     'UC QPs are not offered: the transports are RC, UD and GSI'),
     (re.compile(r'test_reg_mw_wrong_type'),
      re.compile(r'memory window .*not supported'),
      'memory windows are not offered (query_device reports max_mw 0)'),

@@ -59,7 +59,7 @@ static int hold(struct ibv_device *dev, int gid_index, int ready_fd)
 	struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1 };
 	struct ibv_recv_wr rwr = {}, *rbad;
 	struct ibv_comp_channel *ch;
-	struct ibv_qp *rc, *ud, *srq_qp;
+	struct ibv_qp *rc, *uc, *ud, *srq_qp;
 	struct ibv_context *ctx;
 	struct ibv_cq *cq, *cq2;
 	struct ibv_srq *srq;
@@ -90,14 +90,17 @@ static int hold(struct ibv_device *dev, int gid_index, int ready_fd)
 	ibv_req_notify_cq(cq, 0);
 	srq = ibv_create_srq(pd, &sia);
 	rc = mkqp(pd, cq, NULL, IBV_QPT_RC);
+	uc = mkqp(pd, cq, NULL, IBV_QPT_UC);
 	ud = mkqp(pd, cq2, NULL, IBV_QPT_UD);
 	srq_qp = srq ? mkqp(pd, cq, srq, IBV_QPT_RC) : NULL;
 	ah = ibv_create_ah(pd, &aa);
-	if (!srq || !rc || !ud || !srq_qp || !ah)
+	if (!srq || !rc || !uc || !ud || !srq_qp || !ah)
 		return die("srq/qp/ah");
 	if (ibv_modify_qp(rc, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) ||
+	    ibv_modify_qp(uc, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		return die("modify rc");
+		return die("modify rc/uc");
 	a.qkey = 0x11111111;
 	if (ibv_modify_qp(ud, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			  IBV_QP_PORT | IBV_QP_QKEY))
@@ -109,6 +112,7 @@ static int hold(struct ibv_device *dev, int gid_index, int ready_fd)
 	for (i = 0; i < 8; i++) {
 		rwr.wr_id = i;
 		if (ibv_post_recv(rc, &rwr, &rbad) ||
+		    ibv_post_recv(uc, &rwr, &rbad) ||
 		    ibv_post_srq_recv(srq, &rwr, &rbad))
 			return die("post_recv");
 	}
