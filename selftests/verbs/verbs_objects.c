@@ -283,8 +283,6 @@ static void test_qp_limits(struct ibv_pd *pd, struct ibv_cq *cq)
 		    NULL, EINVAL, "RC QP with max_sge + 1");
 	CHECK_ERRNO(mkqp(pd, cq, NULL, IBV_QPT_RC, 1, 1, 257) != NULL, EINVAL,
 		    "RC QP with max_inline_data 257");
-	CHECK_ERRNO(mkqp(pd, cq, NULL, IBV_QPT_UC, 1, 1, 0) != NULL,
-		    EOPNOTSUPP, "UC QP");
 	CHECK_ERRNO(mkqp(pd, cq, NULL, IBV_QPT_RAW_PACKET, 1, 1, 0) != NULL,
 		    EOPNOTSUPP, "raw packet QP");
 }
