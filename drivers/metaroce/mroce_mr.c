@@ -17,8 +17,10 @@
 
 static int mroce_mr_check_access(int access)
 {
+	/* Features not offered (ODP, memory windows) are not bad flags. */
 	if (access & ~MROCE_MR_ACCESS)
-		return access & IB_ACCESS_ON_DEMAND ? -EOPNOTSUPP : -EINVAL;
+		return access & (IB_ACCESS_ON_DEMAND | IB_ACCESS_MW_BIND) ?
+		       -EOPNOTSUPP : -EINVAL;
 	/* IBTA 10.6.3.1: remote write or atomic needs local write. */
 	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & IB_ACCESS_LOCAL_WRITE))
