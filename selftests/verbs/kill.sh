@@ -63,6 +63,9 @@ wait "$pid" 2>/dev/null
 "$VERBS_BIN/verbs_hold" -c 8 "$dev" "$gid" >/dev/null
 busywait 10000 same_as_base
 slab0=$(kmalloc_kb)
+slabs0=$(mktemp)
+defer rm -f "$slabs0"
+cp /proc/slabinfo "$slabs0"
 echo "# kmalloc in use: ${slab0} KiB"
 
 start=$(date +%s)
@@ -84,6 +87,11 @@ t_check "ring buffers (vmallocinfo) back to baseline" \
 	[ "$(rings)" = "${base##*rings: }" ]
 slab1=$(kmalloc_kb)
 echo "# kmalloc in use: ${slab1} KiB ($((slab1 - slab0)) KiB more, $(((slab1 - slab0) * 1024 / CYCLES)) bytes a cycle)"
+# The caches that moved most, whatever they are, for the record.
+awk 'NR == FNR { if ($1 !~ /^#|^slabinfo/) a[$1] = $2 * $4; next }
+     $1 in a { d = $2 * $4 - a[$1]; if (d > 4096 || d < -4096)
+		printf "# slab %s %+d KiB\n", $1, d / 1024 }' \
+	"$slabs0" /proc/slabinfo | sort -t' ' -k4 -g -r | head -8
 t_check "kmalloc slab usage back to baseline (+${SLAB_KB} KiB)" \
 	[ $((slab1 - slab0)) -le "$SLAB_KB" ]
 t_check "rdma link del $dev with nothing left" rdma link del "$dev"
