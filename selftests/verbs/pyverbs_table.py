@@ -12,18 +12,31 @@ import sys
 
 RESULT = re.compile(r'^(test\w+) \(([\w.]+)\)(?:\n(?:.*\n){0,3}?)?.*? \.\.\. '
                     r'(ok|FAIL|ERROR|skipped .*|expected failure)$', re.M)
-BLOCK = re.compile(r'^(FAIL|ERROR): (test\w+) \(([\w.]+)\)\n(.*?)(?=^[=-]{60,})',
-                   re.M | re.S)
+# A FAIL/ERROR header, the docstring's first line if any, a dashed line,
+# then the traceback: its last line says why.
+BLOCK = re.compile(r'^(FAIL|ERROR): (test\w+) \(([\w.]+)\)\n(?:.*\n)*?-{60,}\n'
+                   r'([\s\S]*?)(?=^[=-]{60,})', re.M)
 
 # Known causes of a MetaRoCE failure or skip that rxe passes: (test id,
 # reason, explanation).  Both patterns must match; anything else is an
 # unexplained difference and fails the test.
 EXPLAINED = [
-    (re.compile(r'test_reg_mw_wrong_type'),
-     re.compile(r'memory window .*not supported'),
+    (re.compile(r'_mw'),
+     re.compile(r'memory window .*not supported|MW .*not supported', re.I),
      'memory windows are not offered (query_device reports max_mw 0)'),
-    (re.compile(r'.'), re.compile(r'timeout on polling|Got timeout', re.I),
-     'exchanges traffic: executing work requests on the wire is issue 5'),
+    (re.compile(r'test_qpex'),
+     re.compile(r'Extended QP is not supported'),
+     'the ibv_wr_* post API (send_ops_flags) is not offered'),
+    (re.compile(r'test_cqex'),
+     re.compile(r'Extended CQ is not supported'),
+     'ibv_create_cq_ex is not offered'),
+    (re.compile(r'test_resize_cq'),
+     re.compile(r'PyverbsRDMAError not raised'),
+     'the test shrinks the CQ right after posting UD sends and expects '
+     'their completions to be there already: rxe runs its requester inside '
+     'post_send, MetaRoCE in the QP task, so the CQ still holds fewer '
+     'entries than the new size and the resize succeeds (resize itself: '
+     'verbs_objects.sh)'),
 ]
 
 
@@ -69,6 +82,12 @@ def main():
                     c[v] += 1
             counts[dev] = c
         rows.append((mod, counts['metaroce'], counts['rxe']))
+        if all(not counts[d]['pass'] and not counts[d]['fail'] and
+               counts[d]['skip'] for d in counts):
+            why = sorted({v for k, v in results['metaroce'][0].items()
+                          if k.endswith('#why')})
+            notes.append('# %s: every test skipped on both devices: %s' %
+                         (mod, '; '.join(w[8:] for w in why)))
         for dev in ('metaroce', 'rxe'):
             if not sum(counts[dev].values()):
                 # A crash or a selection that matches nothing.
