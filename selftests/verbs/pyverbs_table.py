@@ -22,7 +22,8 @@ BLOCK = re.compile(r'^(FAIL|ERROR): (test\w+) \(([\w.]+)\)\n(?:.*\n)*?-{60,}\n'
 # unexplained difference and fails the test.
 EXPLAINED = [
     (re.compile(r'_mw'),
-     re.compile(r'memory window .*not supported|MW .*not supported', re.I),
+     re.compile(r'memory window .*not supported|MW .*not supported|'
+                r'mr with additional access flags .*not supported', re.I),
      'memory windows are not offered (query_device reports max_mw 0)'),
     (re.compile(r'test_qpex'),
      re.compile(r'Extended QP is not supported'),
