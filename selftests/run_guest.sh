@@ -12,9 +12,7 @@
 # counted over the subtests of all programs.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-# verbs runs on its own for now (run_guest.sh verbs): it has one open
-# failure and takes ~15 minutes; it joins make check once it passes.
-SUITES=(metaroce datapath)
+SUITES=(metaroce datapath verbs)
 RESULTS=${MROCE_RESULTS:-/tmp}
 PER_TEST_TIMEOUT=${MROCE_T_TIMEOUT:-900}
 

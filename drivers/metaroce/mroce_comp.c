@@ -5,7 +5,8 @@
  * it to the requester's window and retires send WQEs in order with their
  * completions (IBTA 10.8.3.3).  A READ or atomic WQE completes when its
  * response data has arrived, any other RC WQE when the window says all of
- * its PSNs are acknowledged; a UD WQE as soon as it was sent.
+ * its PSNs are acknowledged; a UC WQE once its last packet was sent (IBTA
+ * 9.7: no acknowledgements), a UD WQE as soon as it was sent.
  *
  * All functions run in the QP's task: caller holds dp->run_lock.
  */
@@ -94,6 +95,8 @@ void mroce_comp_complete(struct mroce_dpqp *dp)
 			return;
 		}
 		if (!s->started)
+			break;
+		if (!rc && !s->done)
 			break;
 		if (rc) {
 			u32 last = mroce_psn_add(s->first_psn, s->npsn - 1);

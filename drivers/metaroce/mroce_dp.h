@@ -52,7 +52,8 @@ struct mroce_swqe {
 	u32 rd_done;		/* READ response packets placed */
 	bool started;		/* first_psn is assigned */
 	bool rd_atomic;		/* READ or atomic: waits for response data */
-	bool done;		/* response data of a READ/atomic arrived */
+	bool done;		/* response data of a READ/atomic arrived;
+				 * UC: every packet was sent */
 	u8 wc_opcode;
 	u8 status;		/* enum ib_wc_status to report, when failed */
 	struct metaroce_send_wqe wqe;	/* then SGEs or inline data */
@@ -66,6 +67,9 @@ struct mroce_resp_msg {
 	u32 wr_rkey;
 	u32 wr_left;		/* RDMA WRITE: bytes still announced */
 	u32 wr_len;		/* RDMA WRITE: the whole length (RETH) */
+	u32 uc_op;		/* UC: MROCE_OPF_SEND or _WRITE of the message
+				 * in progress, 0 between messages */
+	bool uc_drop;		/* UC: drop until the next FIRST or ONLY */
 };
 
 enum mroce_task_flags {
@@ -107,7 +111,7 @@ enum mroce_task_flags {
  * @rwqe: the receive WQE it fills
  * @rwqe_size: bytes of @rwqe
  * @ack_pending: an ACK must be sent at the end of this run
- * @next_psn_ud: next PSN of a UD QP
+ * @next_psn_ud: next PSN of a UD or UC QP (no window: nothing is resent)
  */
 struct mroce_dpqp {
 	struct mroce_qp *qp;

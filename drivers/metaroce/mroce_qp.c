@@ -2,7 +2,9 @@
 /*
  * Queue pairs: creation against the advertised limits, the IBTA queue pair
  * state machine (IBTA vol 1 10.3.1, table 91 for the attribute masks), work
- * queue flushing in the error state, and the post entry points.
+ * queue flushing in the error state, and the post entry points.  RC, UC
+ * (IBTA 9.7, no acknowledgements: ib_modify_qp_is_ok() refuses the ACK
+ * attributes for it) and UD/GSI QPs share all of it.
  *
  * Work requests live in the SQ and RQ rings whatever the consumer: a user
  * QP's rings are filled by the provider in userspace and kicked with a
@@ -142,6 +144,7 @@ int mroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	switch (init->qp_type) {
 	case IB_QPT_RC:
+	case IB_QPT_UC:
 	case IB_QPT_UD:
 		break;
 	case IB_QPT_GSI:
@@ -532,6 +535,10 @@ static int mroce_check_send_wr(struct mroce_qp *qp, const struct ib_send_wr *wr,
 		break;
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
+		/* IBTA 9.7: UC carries SEND and RDMA WRITE only. */
+		if (!mroce_qp_connected(qp))
+			return -EINVAL;
+		break;
 	case IB_WR_RDMA_READ:
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
@@ -544,7 +551,7 @@ static int mroce_check_send_wr(struct mroce_qp *qp, const struct ib_send_wr *wr,
 	}
 	if (wr->num_sge < 0 || wr->num_sge > qp->cap.max_send_sge)
 		return -EINVAL;
-	if (qp->ibqp.qp_type != IB_QPT_RC && !ud_wr(wr)->ah)
+	if (!mroce_qp_connected(qp) && !ud_wr(wr)->ah)
 		return -EINVAL;
 	if (wr->send_flags & IB_SEND_INLINE) {
 		for (i = 0; i < wr->num_sge; i++)
@@ -589,7 +596,7 @@ static void mroce_build_send_wqe(struct mroce_qp *qp,
 		wqe->wr.atomic.rkey = atomic_wr(wr)->rkey;
 		break;
 	default:
-		if (qp->ibqp.qp_type != IB_QPT_RC) {
+		if (!mroce_qp_connected(qp)) {
 			wqe->wr.ud.ah_num = to_mah(ud_wr(wr)->ah)->ah_num;
 			wqe->wr.ud.remote_qpn = ud_wr(wr)->remote_qpn;
 			wqe->wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;

@@ -2,8 +2,10 @@
 /*
  * Requester: takes send WQEs out of the SQ ring, splits messages into
  * path-MTU packets (IBTA 9.7.2), numbers them with the core's go-back-N
- * window (mroce_reqwin) and transmits them.  UD sends (IBTA 9.8) go out as
- * single packets and complete at once.
+ * window (mroce_reqwin) and transmits them.  UC messages (IBTA 9.7) are
+ * split the same way but numbered by a plain counter: nothing is
+ * acknowledged or resent, and a WQE completes once its last packet is sent.
+ * UD sends (IBTA 9.8) go out as single packets and complete at once.
  *
  * WQEs are copied out of the ring into dp->swqe before they are used, so
  * a provider that rewrites a posted entry cannot change a request that is in
@@ -82,7 +84,7 @@ static u8 mroce_req_validate(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	const struct metaroce_send_wqe *w = &s->wqe;
 	struct mroce_qp *qp = dp->qp;
 	u32 room = qp->sq.entry_size - sizeof(*w);
-	bool rc = mroce_qp_is_rc(qp);
+	bool rc = mroce_qp_is_rc(qp), conn = mroce_qp_connected(qp);
 	u64 len;
 
 	s->rd_atomic = false;
@@ -101,7 +103,7 @@ static u8 mroce_req_validate(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 		s->wc_opcode = IB_WC_RDMA_WRITE;
-		if (!rc)
+		if (!conn)
 			return IB_WC_LOC_QP_OP_ERR;
 		break;
 	case IB_WR_RDMA_READ:
@@ -138,7 +140,7 @@ static u8 mroce_req_validate(struct mroce_dpqp *dp, struct mroce_swqe *s)
 		return IB_WC_LOC_LEN_ERR;
 	s->length = len;
 
-	if (!rc) {
+	if (!conn) {
 		/* IBTA 9.8.2: a UD message is one packet. */
 		return len > dp->pmtu ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
 	}
@@ -358,6 +360,76 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	return 0;
 }
 
+/*
+ * Send the next packet of UC WQE @s (IBTA 9.7): the RC opcodes' UC twins,
+ * PSNs from a counter, no AckReq.  The WQE completes with its last packet.
+ * 0, or -EAGAIN to stop for now.
+ */
+static int mroce_req_send_uc(struct mroce_dpqp *dp, struct mroce_swqe *s)
+{
+	const struct metaroce_send_wqe *w = &s->wqe;
+	bool start = dp->req_idx == dp->req_max;
+	struct mroce_hdr h = {};
+	struct sk_buff *skb;
+	bool first, last;
+	u8 *payload;
+	u32 plen;
+	int err;
+
+	plen = min(dp->pmtu, s->length - dp->req_off);
+	first = !dp->req_off;
+	last = dp->req_off + plen == s->length;
+	/* IBTA 9.2 Table 35: UC opcodes are RC's with the UC transport bits. */
+	h.bth.opcode = MROCE_OPT_UC |
+		       (mroce_req_opcode(w->opcode, first, last) &
+			~MROCE_OPT_MASK);
+	if (first && (w->opcode == IB_WR_RDMA_WRITE ||
+		      w->opcode == IB_WR_RDMA_WRITE_WITH_IMM)) {
+		h.reth.va = w->wr.rdma.remote_addr;
+		h.reth.rkey = w->wr.rdma.rkey;
+		h.reth.len = s->length;
+	}
+	h.imm = be32_to_cpu((__force __be32)w->ex);
+	h.bth.se = last && (w->send_flags & IB_SEND_SOLICITED);
+
+	skb = mroce_tx_alloc(dp->mdev, &dp->av, h.bth.opcode, plen, &payload);
+	if (!skb)
+		return -ENOMEM;
+	err = mroce_req_gather(dp, s, dp->req_off, payload, plen);
+	if (err) {
+		kfree_skb(skb);
+		if (start) {
+			mroce_req_fail_new(dp, s, mroce_req_copy_status(err));
+		} else {
+			/* The receiver drops the rest (no LAST comes). */
+			s->status = mroce_req_copy_status(err);
+			mroce_comp_complete(dp);
+		}
+		return -EAGAIN;
+	}
+	if (start) {
+		s->first_psn = dp->next_psn_ud;
+		s->started = true;
+		dp->req_max++;
+	}
+	h.bth.psn = dp->next_psn_ud;
+	h.bth.dqpn = dp->dqpn;
+	h.bth.pkey = IB_DEFAULT_PKEY_FULL;
+	h.bth.pad = mroce_padcnt(plen);
+	dp->next_psn_ud = mroce_psn_add(dp->next_psn_ud, 1);
+	mroce_tx_send(dp->mdev, &dp->av, &dp->dst, dp->sport, &h, skb);
+
+	if (!last) {
+		dp->req_off += plen;
+		return 0;
+	}
+	dp->req_idx++;
+	dp->req_off = 0;
+	s->done = true;
+	mroce_comp_complete(dp);
+	return 0;
+}
+
 /* Send UD WQE @s (IBTA 9.8): one packet, complete at once. */
 static int mroce_req_send_ud(struct mroce_dpqp *dp, struct mroce_swqe *s)
 {
@@ -544,6 +616,8 @@ void mroce_req_run(struct mroce_dpqp *dp, int *budget)
 		}
 		if (mroce_qp_is_rc(qp))
 			err = mroce_req_send_rc(dp, s);
+		else if (qp->ibqp.qp_type == IB_QPT_UC)
+			err = mroce_req_send_uc(dp, s);
 		else
 			err = mroce_req_send_ud(dp, s);
 		if (err == -ENOMEM) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Responder: executes the requests an RC peer sends (IBTA 9.7.4 responder
- * side, 9.7.5 ACK generation) and places UD sends (IBTA 9.8).
+ * side, 9.7.5 ACK generation), places UC sends and writes (IBTA 9.7, no
+ * ACKs: see mroce_resp_uc()) and UD sends (IBTA 9.8).
  *
  *  - PSN checks, duplicates and the READ/atomic resources are the core's
  *    mroce_respwin; this file does the memory side of each request.
@@ -575,6 +576,156 @@ static void mroce_resp_ud(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	mroce_resp_post_rcqe(dp, &cqe, h->bth.se);
 }
 
+/*
+ * UC (IBTA 9.7): the message in progress is given up, silently.  A receive
+ * WQE it had started to fill stays with the QP, for the next message
+ * (IBTA 9.9.3.1, class D1: an unreliable message that cannot be delivered
+ * is not completed).
+ */
+static void mroce_resp_uc_abort(struct mroce_dpqp *dp)
+{
+	dp->msg.uc_op = 0;
+	dp->msg.rcv_off = 0;
+	dp->msg.wr_left = 0;
+}
+
+/* UC: drop this packet and the rest of its message. */
+static void mroce_resp_uc_drop(struct mroce_dpqp *dp, enum mroce_counter cnt)
+{
+	mroce_count(dp->mdev, cnt);
+	mroce_resp_uc_abort(dp);
+	dp->msg.uc_drop = true;
+}
+
+/* A UC SEND packet, in sequence.  Returns false when the message is lost. */
+static bool mroce_resp_uc_send(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+{
+	struct mroce_resp_msg *m = &dp->msg;
+	u32 flags = pkt->lo.op->flags;
+
+	if ((flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY)) && !m->have_rwqe &&
+	    mroce_resp_take_rwqe(dp)) {
+		/* No receive WQE: the message is dropped, no RNR NAK. */
+		mroce_resp_uc_drop(dp, MROCE_CNT_RX_DROP_NO_RECV);
+		return false;
+	}
+	if (mroce_sge_copy(dp, mroce_rwqe_sges(dp), dp->rwqe->num_sge,
+			   m->rcv_off, pkt->payload, pkt->lo.pay_len, true)) {
+		mroce_resp_uc_drop(dp, MROCE_CNT_RX_DROP_MALFORMED);
+		return false;
+	}
+	m->rcv_off += pkt->lo.pay_len;
+	return true;
+}
+
+/* A UC RDMA WRITE packet, in sequence.  False when the message is lost. */
+static bool mroce_resp_uc_write(struct mroce_dpqp *dp,
+				struct mroce_rxpkt *pkt)
+{
+	const struct mroce_hdr *h = &pkt->hdr;
+	struct mroce_resp_msg *m = &dp->msg;
+	u32 flags = pkt->lo.op->flags, plen = pkt->lo.pay_len;
+
+	if (flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY)) {
+		if (!(dp->qp->attr.qp_access_flags & IB_ACCESS_REMOTE_WRITE) ||
+		    mroce_rkey_check(dp, h->reth.rkey, h->reth.va, h->reth.len,
+				     IB_ACCESS_REMOTE_WRITE))
+			goto drop;
+		m->wr_va = h->reth.va;
+		m->wr_rkey = h->reth.rkey;
+		m->wr_left = h->reth.len;
+		m->wr_len = h->reth.len;
+	}
+	if (plen > m->wr_left ||
+	    ((flags & (MROCE_OPF_LAST | MROCE_OPF_ONLY)) && plen != m->wr_left))
+		goto drop;
+	if (mroce_rkey_copy(dp, m->wr_rkey, m->wr_va, pkt->payload, plen,
+			    IB_ACCESS_REMOTE_WRITE, true))
+		goto drop;
+	m->wr_va += plen;
+	m->wr_left -= plen;
+	/* The data is placed; with immediate it also needs a receive WQE. */
+	if ((flags & MROCE_OPF_IMM) && !m->have_rwqe &&
+	    mroce_resp_take_rwqe(dp)) {
+		mroce_resp_uc_drop(dp, MROCE_CNT_RX_DROP_NO_RECV);
+		return false;
+	}
+	return true;
+drop:
+	mroce_resp_uc_drop(dp, MROCE_CNT_RX_DROP_MALFORMED);
+	return false;
+}
+
+/**
+ * mroce_resp_uc() - a request packet for a UC QP (IBTA 9.7)
+ * @dp: the QP's data path
+ * @pkt: the checked packet
+ *
+ * Packets are accepted in PSN order only.  A PSN gap, a packet that does
+ * not continue the message in progress, or any error (no receive WQE, bad
+ * R_Key, wrong length) loses the current message: the rest of it is
+ * dropped until a FIRST or ONLY packet starts a new one, whatever its PSN
+ * (the expected PSN then resynchronises on it).  Nothing is acknowledged
+ * or NAKed.
+ */
+static void mroce_resp_uc(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+{
+	const struct mroce_hdr *h = &pkt->hdr;
+	u32 flags = pkt->lo.op->flags, plen = pkt->lo.pay_len;
+	struct mroce_resp_msg *m = &dp->msg;
+	bool start = flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY);
+	u32 op = flags & (MROCE_OPF_SEND | MROCE_OPF_WRITE);
+	u32 wc_flags = 0, ex = 0;
+	bool ok;
+
+	if ((h->bth.opcode & MROCE_OPT_MASK) != MROCE_OPT_UC || !op) {
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_MALFORMED);
+		return;
+	}
+	if (!start && (m->uc_drop || h->bth.psn != dp->rwin.epsn ||
+		       m->uc_op != op)) {
+		mroce_resp_uc_drop(dp, MROCE_CNT_RX_DROP_SEQ);
+		return;
+	}
+	if (start) {
+		/* An unfinished message before this one is lost. */
+		if (m->uc_op || h->bth.psn != dp->rwin.epsn)
+			mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
+		mroce_resp_uc_abort(dp);
+		m->uc_drop = false;
+		m->uc_op = op;
+	}
+	dp->rwin.epsn = mroce_psn_add(h->bth.psn, 1);
+
+	/* As for RC (C9-73, C9-80): FIRST and MIDDLE carry a whole MTU. */
+	if ((flags & (MROCE_OPF_FIRST | MROCE_OPF_MIDDLE)) ?
+	    plen != dp->pmtu : plen > dp->pmtu) {
+		mroce_resp_uc_drop(dp, MROCE_CNT_RX_DROP_MALFORMED);
+		return;
+	}
+	ok = op == MROCE_OPF_WRITE ? mroce_resp_uc_write(dp, pkt) :
+				     mroce_resp_uc_send(dp, pkt);
+	if (!ok || !(flags & (MROCE_OPF_LAST | MROCE_OPF_ONLY)))
+		return;
+
+	m->uc_op = 0;
+	if (flags & MROCE_OPF_IMM) {
+		wc_flags = IB_WC_WITH_IMM;
+		ex = (__force u32)cpu_to_be32(h->imm);
+	}
+	if (op == MROCE_OPF_WRITE) {
+		if (flags & MROCE_OPF_IMM)
+			mroce_resp_recv_done(dp, IB_WC_SUCCESS,
+					     IB_WC_RECV_RDMA_WITH_IMM,
+					     m->wr_len, wc_flags, ex,
+					     dp->dqpn, h->bth.se);
+		return;
+	}
+	mroce_resp_recv_done(dp, IB_WC_SUCCESS, IB_WC_RECV, m->rcv_off,
+			     wc_flags, ex, dp->dqpn, h->bth.se);
+	m->rcv_off = 0;
+}
+
 /**
  * mroce_resp_rx() - a request packet arrived for this QP
  * @dp: the QP's data path (RTR or later)
@@ -583,6 +734,10 @@ static void mroce_resp_ud(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 void mroce_resp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 {
 	lockdep_assert_held(&dp->run_lock);
+	if (dp->qp->ibqp.qp_type == IB_QPT_UC) {
+		mroce_resp_uc(dp, pkt);
+		return;
+	}
 	if (!mroce_qp_is_rc(dp->qp)) {
 		mroce_resp_ud(dp, pkt);
 		return;

@@ -377,7 +377,7 @@ void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 		dp->sport = rdma_get_udp_sport(qp->av.flow_label,
 					       qp->ibqp.qp_num, dp->dqpn);
 	}
-	if (mroce_qp_is_rc(qp))
+	if (mroce_qp_connected(qp))
 		dp->pmtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
 	else
 		dp->pmtu = ib_mtu_enum_to_int(mroce_active_mtu(dp->mdev->ndev));

@@ -164,6 +164,12 @@ static inline struct mroce_qp *to_mqp(struct ib_qp *ibqp)
 	return container_of(ibqp, struct mroce_qp, ibqp);
 }
 
+/* RC and UC: one peer, fixed at RTR (IBTA 9.7); UD and GSI: one per send. */
+static inline bool mroce_qp_connected(const struct mroce_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_RC || qp->ibqp.qp_type == IB_QPT_UC;
+}
+
 static inline struct mroce_srq *to_msrq(struct ib_srq *ibsrq)
 {
 	return container_of(ibsrq, struct mroce_srq, ibsrq);

@@ -10,7 +10,10 @@
  * gathered with one of what the destination received, and the completions
  * (status, opcode, byte_len, immediate) on both sides.
  *
- *   mroce_dpcheck -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED]
+ *   mroce_dpcheck -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-u]
+ *
+ * -u connects UC QPs instead (IBTA 9.7: SEND, SEND_IMM, WRITE and WRITE_IMM
+ * only, no ACK attributes in modify_qp).
  *
  * Exit status 0 when every iteration checked out; one line per failure.
  */
@@ -21,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <infiniband/verbs.h>
 
 #define BUF_SIZE	(1u << 20)	/* per side: two MRs of 512 KiB */
@@ -46,6 +50,7 @@ struct side {
 
 static unsigned int seed;
 static int failures;
+static bool uc;
 
 static uint32_t rnd(uint32_t n)
 {
@@ -91,7 +96,7 @@ static void setup(struct side *s)
 	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 		     IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
 	struct ibv_qp_init_attr init = {
-		.qp_type = IBV_QPT_RC,
+		.qp_type = uc ? IBV_QPT_UC : IBV_QPT_RC,
 		.cap = { .max_send_wr = 64, .max_recv_wr = 64,
 			 .max_send_sge = MAX_SGE, .max_recv_sge = MAX_SGE,
 			 .max_inline_data = MAX_INLINE },
@@ -147,7 +152,8 @@ static void connect_qp(struct side *s, struct side *peer)
 	a.ah_attr.port_num = 1;
 	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV |
 			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+			  (uc ? 0 : IBV_QP_MAX_DEST_RD_ATOMIC |
+				    IBV_QP_MIN_RNR_TIMER)))
 		die("RTR");
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
@@ -156,9 +162,10 @@ static void connect_qp(struct side *s, struct side *peer)
 	a.rnr_retry = 7;
 	a.sq_psn = s->psn;
 	a.max_rd_atomic = 16;
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-			  IBV_QP_MAX_QP_RD_ATOMIC))
+	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+			  (uc ? 0 : IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				    IBV_QP_RNR_RETRY |
+				    IBV_QP_MAX_QP_RD_ATOMIC)))
 		die("RTS");
 }
 
@@ -245,7 +252,7 @@ static int one(int it, struct side *src, struct side *dst)
 	struct ibv_sge lsge[MAX_SGE], rsge[MAX_SGE];
 	struct ibv_send_wr wr = {}, *bad;
 	struct ibv_recv_wr rwr = {}, *rbad;
-	int op = rnd(7), nl, nr = 0;
+	int op = rnd(uc ? 4 : 7), nl, nr = 0, i;
 	uint32_t len = rnd(4) ? rnd(MAX_LEN) : rnd(64);
 	uint32_t imm = rnd(UINT32_MAX), roff, rmr;
 	bool recv = op <= 1 || op == 3;
@@ -355,6 +362,14 @@ static int one(int it, struct side *src, struct side *dst)
 		return 0;
 	default:
 		got = fnv_add(FNV_INIT, remote, len);
+		/*
+		 * A UC WRITE completes once sent (no ACK): the data may still
+		 * be on its way.  Give it a few seconds.
+		 */
+		for (i = 0; uc && op == 2 && got != want && i < 5000; i++) {
+			usleep(1000);
+			got = fnv_add(FNV_INIT, remote, len);
+		}
 		break;
 	}
 	if (got != want)
@@ -370,7 +385,7 @@ int main(int argc, char **argv)
 	int iters = 200, c, i, counts[2] = { 0, 0 };
 
 	seed = time(NULL);
-	while ((c = getopt(argc, argv, "a:b:g:G:n:s:")) != -1) {
+	while ((c = getopt(argc, argv, "a:b:g:G:n:s:u")) != -1) {
 		switch (c) {
 		case 'a': a.name = optarg; break;
 		case 'b': b.name = optarg; break;
@@ -378,6 +393,7 @@ int main(int argc, char **argv)
 		case 'G': b.gid_idx = atoi(optarg); break;
 		case 'n': iters = atoi(optarg); break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
+		case 'u': uc = true; break;
 		default: goto usage;
 		}
 	}
@@ -399,7 +415,7 @@ int main(int argc, char **argv)
 	       counts[1], a.name, b.name, counts[0], b.name, a.name, failures);
 	return failures ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED]\n",
+	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-u]\n",
 		argv[0]);
 	return 2;
 }

@@ -1,29 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Create one object of every type on a MetaRoCE device, with work requests
- * queued on the rings, print "ready" and wait to be killed.  kill.sh
- * SIGKILLs it over and over and checks that nothing leaks.
+ * queued on the rings, and be SIGKILLed holding them.  kill.sh checks that
+ * nothing leaks.
  *
  *   verbs_hold IBDEV GID_INDEX
+ *	create everything, print "ready" and wait to be killed;
+ *   verbs_hold -c CYCLES IBDEV GID_INDEX
+ *	CYCLES times: fork a child that opens the device and creates
+ *	everything, SIGKILL it and reap it.  Every fourth child is killed
+ *	while it is still creating (after a random part of the time a full
+ *	creation takes).  libibverbs is initialised once, in the parent
+ *	(device list, provider loading, sysfs scan): a cycle costs a fork,
+ *	not an exec, which makes 1000 cycles affordable under TCG.
+ *
+ * The parent never opens the device, so the child's objects die with it.
  */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <infiniband/verbs.h>
-
-static struct ibv_context *open_dev(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *c = NULL;
-	int i;
-
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			c = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return c;
-}
 
 static struct ibv_qp *mkqp(struct ibv_pd *pd, struct ibv_cq *cq,
 			   struct ibv_srq *srq, enum ibv_qp_type type)
@@ -44,7 +47,11 @@ static int die(const char *what)
 	return 1;
 }
 
-int main(int argc, char **argv)
+/*
+ * Open @dev and create one object of every type; write "ready\n" to
+ * @ready_fd and wait for SIGKILL.  Returns only on failure.
+ */
+static int hold(struct ibv_device *dev, int gid_index, int ready_fd)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
 				 .qp_access_flags = IBV_ACCESS_REMOTE_WRITE };
@@ -52,7 +59,7 @@ int main(int argc, char **argv)
 	struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1 };
 	struct ibv_recv_wr rwr = {}, *rbad;
 	struct ibv_comp_channel *ch;
-	struct ibv_qp *rc, *ud, *srq_qp;
+	struct ibv_qp *rc, *uc, *ud, *srq_qp;
 	struct ibv_context *ctx;
 	struct ibv_cq *cq, *cq2;
 	struct ibv_srq *srq;
@@ -64,12 +71,10 @@ int main(int argc, char **argv)
 	char *buf;
 	int i;
 
-	if (argc < 3)
-		return die("usage: verbs_hold IBDEV GID_INDEX;");
-	ctx = open_dev(argv[1]);
+	ctx = ibv_open_device(dev);
 	if (!ctx)
 		return die("open");
-	aa.grh.sgid_index = atoi(argv[2]);
+	aa.grh.sgid_index = gid_index;
 	aa.grh.hop_limit = 1;
 	if (ibv_query_gid(ctx, 1, aa.grh.sgid_index, &aa.grh.dgid))
 		return die("query_gid");
@@ -85,14 +90,17 @@ int main(int argc, char **argv)
 	ibv_req_notify_cq(cq, 0);
 	srq = ibv_create_srq(pd, &sia);
 	rc = mkqp(pd, cq, NULL, IBV_QPT_RC);
+	uc = mkqp(pd, cq, NULL, IBV_QPT_UC);
 	ud = mkqp(pd, cq2, NULL, IBV_QPT_UD);
 	srq_qp = srq ? mkqp(pd, cq, srq, IBV_QPT_RC) : NULL;
 	ah = ibv_create_ah(pd, &aa);
-	if (!srq || !rc || !ud || !srq_qp || !ah)
+	if (!srq || !rc || !uc || !ud || !srq_qp || !ah)
 		return die("srq/qp/ah");
 	if (ibv_modify_qp(rc, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) ||
+	    ibv_modify_qp(uc, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		return die("modify rc");
+		return die("modify rc/uc");
 	a.qkey = 0x11111111;
 	if (ibv_modify_qp(ud, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			  IBV_QP_PORT | IBV_QP_QKEY))
@@ -104,11 +112,106 @@ int main(int argc, char **argv)
 	for (i = 0; i < 8; i++) {
 		rwr.wr_id = i;
 		if (ibv_post_recv(rc, &rwr, &rbad) ||
+		    ibv_post_recv(uc, &rwr, &rbad) ||
 		    ibv_post_srq_recv(srq, &rwr, &rbad))
 			return die("post_recv");
 	}
-	printf("ready\n");
-	fflush(stdout);
+	if (write(ready_fd, "ready\n", 6) != 6)
+		return die("write");
 	for (;;)
 		pause();
+}
+
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* Wait up to @ms for the child's "ready": 1 if it came, 0 if not. */
+static int wait_ready(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char line[8];
+
+	while (poll(&p, 1, ms) < 0)
+		if (errno != EINTR)
+			return 0;
+	return read(fd, line, sizeof(line)) == 6 && !memcmp(line, "ready\n", 6);
+}
+
+/* The fork/kill loop; prints a summary, returns the exit status. */
+static int cycles(struct ibv_device *dev, int gid_index, int n)
+{
+	long long t0 = now_us(), create_us = 0, t;
+	int i, ready = 0, early = 0, bad = 0, status;
+
+	srand(getpid());
+	for (i = 0; i < n; i++) {
+		bool mid = i % 4 == 3 && ready > 0, ok = true;
+		int fds[2];
+		pid_t pid;
+
+		if (pipe(fds))
+			return die("pipe");
+		t = now_us();
+		pid = fork();
+		if (pid < 0)
+			return die("fork");
+		if (!pid) {
+			close(fds[0]);
+			_exit(hold(dev, gid_index, fds[1]));
+		}
+		close(fds[1]);
+		if (mid) {
+			/* Somewhere between fork and the average "ready". */
+			usleep(rand() % (create_us / ready + 1));
+			early++;
+		} else if (wait_ready(fds[0], 10000)) {
+			create_us += now_us() - t;
+			ready++;
+		} else {
+			ok = false;
+		}
+		kill(pid, SIGKILL);
+		if (waitpid(pid, &status, 0) != pid)
+			return die("waitpid");
+		/* A child that died of anything but our SIGKILL failed. */
+		if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
+			ok = false;
+		bad += !ok;
+		close(fds[0]);
+	}
+	t = now_us() - t0;
+	printf("# %d cycles in %lld ms (%lld ms each): %d ready, %d killed mid-creation, %d bad; creation takes %lld ms\n",
+	       n, t / 1000, t / 1000 / (n ? n : 1), ready, early, bad,
+	       create_us / 1000 / (ready ? ready : 1));
+	return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct ibv_device **list, *dev = NULL;
+	int i, n = 0, opt;
+
+	while ((opt = getopt(argc, argv, "c:")) != -1) {
+		if (opt != 'c')
+			return die("usage: verbs_hold [-c CYCLES] IBDEV GID_INDEX;");
+		n = atoi(optarg);
+	}
+	if (argc - optind < 2)
+		return die("usage: verbs_hold [-c CYCLES] IBDEV GID_INDEX;");
+	list = ibv_get_device_list(NULL);
+	for (i = 0; list && list[i]; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), argv[optind]))
+			dev = list[i];
+	if (!dev)
+		return die("find device");
+	if (!n) {
+		setvbuf(stdout, NULL, _IONBF, 0);
+		return hold(dev, atoi(argv[optind + 1]), STDOUT_FILENO);
+	}
+	return cycles(dev, atoi(argv[optind + 1]), n);
 }

@@ -306,8 +306,6 @@ static void test_qp_limits(struct ibv_pd *pd, struct ibv_cq *cq)
 		    NULL, EINVAL, "RC QP with max_sge + 1");
 	CHECK_ERRNO(mkqp(pd, cq, NULL, IBV_QPT_RC, 1, 1, 257) != NULL, EINVAL,
 		    "RC QP with max_inline_data 257");
-	CHECK_ERRNO(mkqp(pd, cq, NULL, IBV_QPT_UC, 1, 1, 0) != NULL,
-		    EOPNOTSUPP, "UC QP");
 	CHECK_ERRNO(mkqp(pd, cq, NULL, IBV_QPT_RAW_PACKET, 1, 1, 0) != NULL,
 		    EOPNOTSUPP, "raw packet QP");
 }
@@ -363,6 +361,94 @@ static void test_qp_state_machine(struct ibv_pd *pd, struct ibv_cq *cq)
 	check(!rc_to_init(qp) && !rc_to_rtr(qp, 7, 1) && !rc_to_rts(qp, 1),
 	      "RESET -> INIT -> RTR -> RTS again");
 	check(!ibv_destroy_qp(qp), "ibv_destroy_qp");
+}
+
+/*
+ * UC (IBTA 9.7): the RC state machine without the acknowledgement
+ * attributes, which the kernel's ib_modify_qp_is_ok() table refuses for
+ * UC; SEND and RDMA WRITE only.
+ */
+static void test_uc_qp(struct ibv_pd *pd, struct ibv_cq *cq)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTR, .path_mtu = IBV_MTU_2048,
+		.dest_qp_num = 0x4321, .rq_psn = 0x321,
+		.max_dest_rd_atomic = 1, .min_rnr_timer = 12,
+		.ah_attr = {
+			.is_global = 1, .port_num = 1,
+			.grh = { .dgid = gid, .sgid_index = gid_index,
+				 .hop_limit = 64 },
+		},
+	};
+	int rtr = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+		  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
+	int rts = IBV_QP_STATE | IBV_QP_SQ_PSN;
+	struct ibv_send_wr wr = { .opcode = IBV_WR_RDMA_READ }, *bad;
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr q;
+	struct ibv_qp *qp;
+	int i;
+	static const struct { int mask; const char *name; } ack_rtr[] = {
+		{ IBV_QP_MAX_DEST_RD_ATOMIC, "max_dest_rd_atomic" },
+		{ IBV_QP_MIN_RNR_TIMER, "min_rnr_timer" },
+	}, ack_rts[] = {
+		{ IBV_QP_TIMEOUT, "timeout" },
+		{ IBV_QP_RETRY_CNT, "retry_cnt" },
+		{ IBV_QP_RNR_RETRY, "rnr_retry" },
+		{ IBV_QP_MAX_QP_RD_ATOMIC, "max_rd_atomic" },
+	};
+
+	qp = mkqp(pd, cq, NULL, IBV_QPT_UC, 16, 2, 64);
+	check(qp && qp->qp_num >= 16, "UC QP created, qpn %u",
+	      qp ? qp->qp_num : 0);
+	if (!qp)
+		return;
+	check(!rc_to_init(qp), "UC RESET -> INIT");
+	for (i = 0; i < 2; i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "UC INIT -> RTR with %s",
+			 ack_rtr[i].name);
+		CHECK_RC(ibv_modify_qp(qp, &a, rtr | ack_rtr[i].mask), EINVAL,
+			 what);
+	}
+	CHECK_RC(ibv_modify_qp(qp, &a, rtr & ~IBV_QP_RQ_PSN), EINVAL,
+		 "UC INIT -> RTR without rq_psn");
+	check(!ibv_modify_qp(qp, &a, rtr), "UC INIT -> RTR");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = 0x654;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 1;
+	for (i = 0; i < 4; i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "UC RTR -> RTS with %s",
+			 ack_rts[i].name);
+		CHECK_RC(ibv_modify_qp(qp, &a, rts | ack_rts[i].mask), EINVAL,
+			 what);
+	}
+	check(!ibv_modify_qp(qp, &a, rts), "UC RTR -> RTS");
+	memset(&q, 0, sizeof(q));
+	check(!ibv_query_qp(qp, &q, IBV_QP_STATE | IBV_QP_AV |
+			    IBV_QP_DEST_QPN, &ia) &&
+	      q.qp_state == IBV_QPS_RTS && q.dest_qp_num == 0x4321 &&
+	      q.sq_psn == 0x654 && q.rq_psn == 0x321 &&
+	      q.path_mtu == IBV_MTU_2048 && ia.qp_type == IBV_QPT_UC &&
+	      ia.cap.max_inline_data >= 64,
+	      "UC ibv_query_qp returns what was set");
+	CHECK_RC(ibv_post_send(qp, &wr, &bad), EINVAL,
+		 "UC post RDMA READ");
+	wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+	CHECK_RC(ibv_post_send(qp, &wr, &bad), EINVAL,
+		 "UC post FETCH_ADD");
+	check(!to_state(qp, IBV_QPS_SQD) && !to_state(qp, IBV_QPS_RTS),
+	      "UC RTS -> SQD -> RTS");
+	check(!to_state(qp, IBV_QPS_ERR) && !to_state(qp, IBV_QPS_RESET),
+	      "UC RTS -> ERR -> RESET");
+	check(!ibv_destroy_qp(qp), "UC ibv_destroy_qp");
 }
 
 static void test_flush(struct ibv_pd *pd)
@@ -756,6 +842,7 @@ int main(int argc, char **argv)
 	test_cq();
 	test_qp_limits(pd, cq);
 	test_qp_state_machine(pd, cq);
+	test_uc_qp(pd, cq);
 	test_flush(pd);
 	test_cq_overflow(pd);
 	test_srq(pd, cq);

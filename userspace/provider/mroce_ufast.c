@@ -36,6 +36,8 @@ static int mroce_check_send_opcode(enum ibv_qp_type type,
 		return 0;
 	case IBV_WR_RDMA_WRITE:
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		/* IBTA 9.7: UC carries SEND and RDMA WRITE only. */
+		return type == IBV_QPT_RC || type == IBV_QPT_UC ? 0 : EINVAL;
 	case IBV_WR_RDMA_READ:
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
