@@ -15,7 +15,7 @@ TEST_GEN_PROGS := $(addprefix $(OUT)/,$(TEST_GEN_PROGS))
 .PHONY: all list clean
 all: $(TEST_GEN_PROGS)
 
-$(OUT)/%: %.c | $(OUT)
+$(OUT)/%: %.c $(wildcard *.h) | $(OUT)
 	$(CC) $(CFLAGS) -o $@ $< -libverbs
 
 $(OUT):

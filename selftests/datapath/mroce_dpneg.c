@@ -42,6 +42,8 @@
 #include <unistd.h>
 #include <infiniband/verbs.h>
 
+#include "dp_test.h"
+
 #define PAGE		4096u
 #define GUARD		PAGE		/* guard bytes on each side of the MR */
 #define MR_LEN		(4 * PAGE)
@@ -119,24 +121,11 @@ static long counter(struct side *s, const char *name)
 	return v;
 }
 
-static struct ibv_context *open_dev(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *ctx = NULL;
-	int i;
-
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return ctx;
-}
-
 static void dev_open(struct side *s)
 {
 	struct ibv_port_attr port;
 
-	s->ctx = open_dev(s->name);
+	s->ctx = dp_open_dev(s->name);
 	if (!s->ctx)
 		die(s->name);
 	s->pd = ibv_alloc_pd(s->ctx);

@@ -26,6 +26,8 @@
 #include <unistd.h>
 #include <infiniband/verbs.h>
 
+#include "dp_test.h"
+
 #define MTU_BYTES	1024
 #define MSG_LEN		(3 * MTU_BYTES + 100)	/* FIRST, 2 MIDDLE, LAST */
 #define SLOT		4096
@@ -51,19 +53,6 @@ static void die(const char *what)
 	exit(2);
 }
 
-static struct ibv_context *open_dev(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *ctx = NULL;
-	int i;
-
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return ctx;
-}
-
 static void setup(struct side *s, int n)
 {
 	struct ibv_qp_init_attr init = {
@@ -73,7 +62,7 @@ static void setup(struct side *s, int n)
 	};
 	size_t len = (size_t)2 * n * SLOT;
 
-	s->ctx = open_dev(s->name);
+	s->ctx = dp_open_dev(s->name);
 	if (!s->ctx)
 		die(s->name);
 	s->pd = ibv_alloc_pd(s->ctx);
