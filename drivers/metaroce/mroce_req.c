@@ -249,6 +249,37 @@ static u8 mroce_req_copy_status(int err)
 	return err == -EACCES ? IB_WC_LOC_PROT_ERR : IB_WC_LOC_LEN_ERR;
 }
 
+/*
+ * The skb of the next packet of connected-QP WQE @s: @plen payload bytes
+ * from dp->req_off.  A local protection or length error completes the WQE
+ * in error (a receiver that saw the message start gets no LAST and drops
+ * it).  Returns the skb, ERR_PTR(-ENOMEM) to retry in a later run, or
+ * ERR_PTR(-EAGAIN) when the WQE failed.
+ */
+static struct sk_buff *mroce_req_skb(struct mroce_dpqp *dp,
+				     struct mroce_swqe *s, bool start,
+				     u8 opcode, u32 plen)
+{
+	struct sk_buff *skb;
+	u8 *payload;
+	int err;
+
+	skb = mroce_tx_alloc(dp->mdev, &dp->av, opcode, plen, &payload);
+	if (!skb)
+		return ERR_PTR(-ENOMEM);
+	err = mroce_req_gather(dp, s, dp->req_off, payload, plen);
+	if (!err)
+		return skb;
+	kfree_skb(skb);
+	if (start) {
+		mroce_req_fail_new(dp, s, mroce_req_copy_status(err));
+	} else {
+		s->status = mroce_req_copy_status(err);
+		mroce_comp_complete(dp);
+	}
+	return ERR_PTR(-EAGAIN);
+}
+
 /* Send the next packet of RC WQE @s.  0, or -EAGAIN to stop for now. */
 static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 {
@@ -259,9 +290,7 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	bool first, last, ackreq;
 	u32 npsn = 1, plen = 0;
 	struct sk_buff *skb;
-	u8 *payload;
 	u32 psn;
-	int err;
 
 	if (s->status)
 		return -EAGAIN;
@@ -312,20 +341,9 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	if (!mroce_reqwin_can_send(&dp->win, npsn, now))
 		return -EAGAIN;
 
-	skb = mroce_tx_alloc(dp->mdev, &dp->av, h.bth.opcode, plen, &payload);
-	if (!skb)
-		return -ENOMEM;
-	err = mroce_req_gather(dp, s, dp->req_off, payload, plen);
-	if (err) {
-		kfree_skb(skb);
-		if (start) {
-			mroce_req_fail_new(dp, s, mroce_req_copy_status(err));
-		} else {
-			s->status = mroce_req_copy_status(err);
-			mroce_comp_complete(dp);
-		}
-		return -EAGAIN;
-	}
+	skb = mroce_req_skb(dp, s, start, h.bth.opcode, plen);
+	if (IS_ERR(skb))
+		return PTR_ERR(skb);
 
 	mroce_reqwin_sent(&dp->win, npsn, now, &psn);
 	if (start) {
@@ -372,9 +390,7 @@ static int mroce_req_send_uc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	struct mroce_hdr h = {};
 	struct sk_buff *skb;
 	bool first, last;
-	u8 *payload;
 	u32 plen;
-	int err;
 
 	plen = min(dp->pmtu, s->length - dp->req_off);
 	first = !dp->req_off;
@@ -392,21 +408,9 @@ static int mroce_req_send_uc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	h.imm = be32_to_cpu((__force __be32)w->ex);
 	h.bth.se = last && (w->send_flags & IB_SEND_SOLICITED);
 
-	skb = mroce_tx_alloc(dp->mdev, &dp->av, h.bth.opcode, plen, &payload);
-	if (!skb)
-		return -ENOMEM;
-	err = mroce_req_gather(dp, s, dp->req_off, payload, plen);
-	if (err) {
-		kfree_skb(skb);
-		if (start) {
-			mroce_req_fail_new(dp, s, mroce_req_copy_status(err));
-		} else {
-			/* The receiver drops the rest (no LAST comes). */
-			s->status = mroce_req_copy_status(err);
-			mroce_comp_complete(dp);
-		}
-		return -EAGAIN;
-	}
+	skb = mroce_req_skb(dp, s, start, h.bth.opcode, plen);
+	if (IS_ERR(skb))
+		return PTR_ERR(skb);
 	if (start) {
 		s->first_psn = dp->next_psn_ud;
 		s->started = true;
