@@ -27,6 +27,8 @@
 #include <unistd.h>
 #include <infiniband/verbs.h>
 
+#include "dp_test.h"
+
 #define BUF_SIZE	(1u << 20)	/* per side: two MRs of 512 KiB */
 #define SLOT_SIZE	(128u << 10)	/* SGEs never share a slot */
 #define NSLOTS		(BUF_SIZE / SLOT_SIZE)
@@ -51,6 +53,8 @@ struct side {
 static unsigned int seed;
 static int failures;
 static bool uc;
+/* IP traffic class (DSCP and ECN bits) of both QPs' paths, -t */
+static unsigned int tclass;
 
 static uint32_t rnd(uint32_t n)
 {
@@ -78,19 +82,6 @@ static void die(const char *what)
 	exit(2);
 }
 
-static struct ibv_context *open_dev(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *ctx = NULL;
-	int i;
-
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return ctx;
-}
-
 static void setup(struct side *s)
 {
 	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
@@ -103,7 +94,7 @@ static void setup(struct side *s)
 	};
 	struct ibv_port_attr port;
 
-	s->ctx = open_dev(s->name);
+	s->ctx = dp_open_dev(s->name);
 	if (!s->ctx)
 		die(s->name);
 	s->pd = ibv_alloc_pd(s->ctx);
@@ -149,6 +140,7 @@ static void connect_qp(struct side *s, struct side *peer)
 	a.ah_attr.grh.dgid = peer->gid;
 	a.ah_attr.grh.sgid_index = s->gid_idx;
 	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.grh.traffic_class = tclass;
 	a.ah_attr.port_num = 1;
 	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV |
 			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
@@ -385,7 +377,7 @@ int main(int argc, char **argv)
 	int iters = 200, c, i, counts[2] = { 0, 0 };
 
 	seed = time(NULL);
-	while ((c = getopt(argc, argv, "a:b:g:G:n:s:u")) != -1) {
+	while ((c = getopt(argc, argv, "a:b:g:G:n:s:t:u")) != -1) {
 		switch (c) {
 		case 'a': a.name = optarg; break;
 		case 'b': b.name = optarg; break;
@@ -393,6 +385,7 @@ int main(int argc, char **argv)
 		case 'G': b.gid_idx = atoi(optarg); break;
 		case 'n': iters = atoi(optarg); break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
+		case 't': tclass = strtoul(optarg, NULL, 0) & 0xff; break;
 		case 'u': uc = true; break;
 		default: goto usage;
 		}
@@ -415,7 +408,7 @@ int main(int argc, char **argv)
 	       counts[1], a.name, b.name, counts[0], b.name, a.name, failures);
 	return failures ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-u]\n",
+	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-u]\n",
 		argv[0]);
 	return 2;
 }
