@@ -82,6 +82,13 @@ cm_tests() { # TOPO
 		pt_cm "ib_send_bw -R 4 KiB, $s" $side ib_send_bw -s 4096 -n 200
 		pt_cm "ib_write_bw -R 64 KiB, $s" $side ib_write_bw -s 65536 -n 200
 		pt_cm "ib_read_lat -R 2 B, $s" $side ib_read_lat -s 2 -n 200
+		# The other perftest programs with -R: both roles against rxe,
+		# one between two MetaRoCE devices (the same code either way).
+		[ "$topo" = mm ] && [ "$side" = 1 ] && continue
+		pt_cm "ib_read_bw -R 64 KiB, $s" $side ib_read_bw -s 65536 -n 100
+		pt_cm "ib_atomic_bw -R, $s" $side ib_atomic_bw -n 100
+		pt_cm "ib_write_lat -R 2 B, $s" $side ib_write_lat -s 2 -n 100
+		pt_cm "ib_send_lat -R 2 B, $s" $side ib_send_lat -s 2 -n 100
 	done
 	cs_run "rping IPv6 -S 1024, $topo, server on side 2" cm:7174 2 60 \
 		rping -s -v -V -C 10 -S 1024 -a {PEER6} -- \
