@@ -63,6 +63,9 @@ dp_topo() {
 	if [ "$kind" = mx ]; then
 		NS2=""
 		DEV2=$(uname_of x)
+		# rxe holds UDP 4791 of the initial namespace: unload it at
+		# exit if this test loaded it.
+		grep -q '^rdma_rxe ' /proc/modules || defer modprobe -r rdma_rxe
 		modprobe rdma_rxe || return 1
 	else
 		NS2=$(uname_of b)
@@ -172,7 +175,7 @@ dp_setup() {
 	use_build_provider
 	command -v "$2" >/dev/null || ksft_skip_all "$2 not installed"
 	if [ "$1" = mx ]; then
-		modprobe rdma_rxe 2>/dev/null || ksft_skip_all "rdma_rxe not available"
+		modinfo rdma_rxe >/dev/null 2>&1 || ksft_skip_all "rdma_rxe not available"
 	fi
 	dp_topo "$1" || ksft_skip_all "cannot build the $1 topology"
 }
