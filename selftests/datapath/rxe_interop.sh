@@ -16,7 +16,12 @@ for side in 2 1; do
 	cs_run "ud_pingpong vs rxe, server on side $side" $P $side 60 \
 		ibv_ud_pingpong -d {DEV} -g {GID} -s 1000 -n 50 -c -- \
 		ibv_ud_pingpong -d {DEV} -g {GID} -s 1000 -n 50 -c {PEER}
-	for t in "ib_write_bw -s 65536" "ib_read_bw -s 65536" "ib_send_bw -s 4096" "ib_atomic_bw"; do
+	cs_run "srq_pingpong 4 QPs vs rxe, server on side $side" $P $side 90 \
+		ibv_srq_pingpong -d {DEV} -g {GID} -q 4 -s 3000 -n 50 -c -- \
+		ibv_srq_pingpong -d {DEV} -g {GID} -q 4 -s 3000 -n 50 -c {PEER}
+	for t in "ib_write_bw -s 65536" "ib_read_bw -s 65536" "ib_send_bw -s 4096" \
+		 "ib_atomic_bw" "ib_write_lat -s 2" "ib_send_lat -s 2" \
+		 "ib_read_lat -s 2"; do
 		# shellcheck disable=SC2086
 		cs_run "$t vs rxe, server on side $side" $P $side 120 \
 			$t -n 200 -d {DEV} -x {GID} -F -- $t -n 200 -d {DEV} -x {GID} -F {PEER}
