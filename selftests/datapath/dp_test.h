@@ -22,4 +22,17 @@ static inline struct ibv_context *dp_open_dev(const char *name)
 	return ctx;
 }
 
+/* RESET -> INIT on port 1, P_Key index 0, with remote @access rights. */
+static inline int dp_qp_init(struct ibv_qp *qp, int access)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = access,
+	};
+
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			     IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+}
+
 #endif /* DP_TEST_H */

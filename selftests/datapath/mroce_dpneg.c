@@ -195,16 +195,10 @@ static void qp_destroy(struct side *s)
 static int qp_connect(struct side *s, struct side *peer, const struct conn *c,
 		      int access, uint32_t dqpn)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = access,
-	};
+	struct ibv_qp_attr a = {};
 
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+	if (dp_qp_init(s->qp, access))
 		return -1;
-	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
 	a.path_mtu = s->mtu < peer->mtu ? s->mtu : peer->mtu;
 	if (a.path_mtu > IBV_MTU_1024)

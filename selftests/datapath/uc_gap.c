@@ -85,16 +85,10 @@ static void setup(struct side *s, int n)
 /* UC: INIT, RTR and RTS with no ACK-related attribute (IBTA 9.7). */
 static void connect_qp(struct side *s, struct side *peer)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
-	};
+	struct ibv_qp_attr a = {};
 
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+	if (dp_qp_init(s->qp, IBV_ACCESS_REMOTE_WRITE))
 		die("INIT");
-	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
 	a.path_mtu = IBV_MTU_1024;
 	a.dest_qp_num = peer->qp->qp_num;
