@@ -10,11 +10,17 @@ BUILD := $(ROOT)/build
 
 # Newest kernel that has both an image in /boot and a build tree.
 KVER ?= $(shell $(ROOT)/tools/kver.sh 2>/dev/null)
-KDIR ?= /lib/modules/$(KVER)/build
 INSTALL_MOD_DIR ?= extra
 DESTDIR ?=
 
+# On a machine without kernel packages KVER is empty until `make deps` has
+# run: export nothing then, so that the scripts and sub-makes that run after
+# deps (check, demo, bench) find the kernel themselves instead of inheriting
+# an empty KVER and a KDIR of /lib/modules//build.
+ifneq ($(KVER),)
+KDIR ?= /lib/modules/$(KVER)/build
 export KVER KDIR
+endif
 
 .PHONY: all modules provider check-kdir install modules_install clean deps \
 	check unit coverage fuzz fuzz-smoke vm-selftests demo bench help
