@@ -51,8 +51,8 @@ gid_index() {
 }
 
 # dp_topo KIND: build topology KIND (mm or mx).  Sets NS1 NS2 DEV1 DEV2
-# (side 1 is always MetaRoCE in a namespace; NS2 is "" for rxe) and the
-# GID indexes G1 G2 (IPv4) and G1_6 G2_6 (IPv6).
+# (side 1 is always MetaRoCE in a namespace; NS2 is "" for rxe), the veth
+# ends V1 V2 and the GID indexes G1 G2 (IPv4) and G1_6 G2_6 (IPv6).
 dp_topo() {
 	local kind=$1 v1 v2
 	NS1=$(uname_of a)
@@ -72,6 +72,7 @@ dp_topo() {
 		DEV2=${NS2}m
 		new_netns "$NS2" || return 1
 	fi
+	V1=$v1 V2=$v2
 	veth_pair "$v1" "$NS1" "$v2" "$NS2" || return 1
 	ns_exec "$NS1" ip addr add $DP_IP1/24 dev "$v1" &&
 	ns_exec "$NS2" ip addr add $DP_IP2/24 dev "$v2" &&

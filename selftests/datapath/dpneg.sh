@@ -8,6 +8,8 @@
 #   DP_TOPO=mm (default): MetaRoCE <-> MetaRoCE
 #   DP_TOPO=mx: MetaRoCE requester -> rxe responder, and rxe -> MetaRoCE
 # MROCE_T_DPNEG_CASES=SUBSTR runs only the cases whose name contains SUBSTR.
+# local_err_stop (nothing is sent behind a WQE that failed locally) runs on
+# its own, with netem delaying the responder's packets.
 source "$(dirname "$0")/dp_lib.sh"
 
 BIN=$MROCE_ROOT/build/selftests/datapath/mroce_dpneg
@@ -38,13 +40,26 @@ run_neg() {
 	[ $rc -le 1 ] || { t_fail "$desc: mroce_dpneg exited $rc"; tail -n 5 "$log" | sed 's/^/#   /'; }
 }
 
+# local_err_stop: a MetaRoCE requester with the responder's packets (its
+# ACKs) delayed 100 ms, so the WQEs behind the failing one are posted while
+# the first one is certainly still waiting for its ACK.
+run_local_err() {
+	local desc=$1
+	ns_exec "$NS2" tc qdisc add dev "$V2" root netem delay 100ms ||
+		{ t_fail "$desc: netem on $V2"; return; }
+	MROCE_T_DPNEG_CASES=local_err_stop run_neg "$desc" "$DEV1" "$G1" "$DEV2" "$G2"
+	ns_exec "$NS2" tc qdisc del dev "$V2" root
+}
+
 base1=$(objects "$DEV1")
 if [ "$topo" = mx ]; then
 	run_neg "MetaRoCE -> rxe" "$DEV1" "$G1" "$DEV2" "$G2"
 	run_neg "rxe -> MetaRoCE" "$DEV2" "$G2" "$DEV1" "$G1"
+	run_local_err "MetaRoCE -> rxe, ACKs delayed"
 else
 	base2=$(objects "$DEV2")
 	run_neg "MetaRoCE -> MetaRoCE" "$DEV1" "$G1" "$DEV2" "$G2"
+	run_local_err "MetaRoCE -> MetaRoCE, ACKs delayed"
 	t_check "$DEV2 objects back to baseline" test "$(objects "$DEV2")" = "$base2"
 fi
 t_check "$DEV1 objects back to baseline" test "$(objects "$DEV1")" = "$base1"

@@ -10,7 +10,7 @@ through scapy's layer-3 socket with the IP identification fixed, so that
 the ICRC still matches what arrives.
 
     inject.py --src IP --dst IP --qpn QPN CLASS... [--psn N] [--count N]
-              [--rkey K --va ADDR --len N]
+              [--rkey K --va ADDR --len N] [--wait FILE]
     inject.py --src IP --dst IP --live DEV [--comm COMM] CLASS...
 
 CLASS is one of the names in CLASSES; each builds one kind of broken (or,
@@ -22,6 +22,7 @@ DEV (EXPECT) grow, printing "ok"/"not ok" per class.
 """
 import argparse
 import json
+import os
 import random
 import struct
 import subprocess
@@ -40,6 +41,10 @@ OP_WRITE_ONLY = 0x0a
 OP_READ_REQ = 0x0c
 OP_CSWAP = 0x13
 OP_UD_SEND_ONLY = 0x64
+OP_ACK = 0x11
+OP_UC_SEND_ONLY = 0x24
+OP_UC_WRITE_ONLY = 0x2a
+AETH_ACK = 0x1f                 # ACK, no credit count (IBTA 9.7.5.1)
 OP_RC_RESERVED = 0x1d
 OP_CLASS_RESERVED = 0xe5
 
@@ -159,6 +164,36 @@ def c_send_too_long(a):
     return [packet(a, bth(OP_SEND_ONLY, a.qpn, a.psn) + b"S" * 512)]
 
 
+# Forgeries: well-formed packets at the expected PSN of a victim QP, with
+# its QPN and R_Key, that only the connected peer may send.  Sent from an
+# address other than the peer's (or to one that is not the QP's), they must
+# be dropped whatever they carry.
+def c_forged_rc_send(a):
+    return [packet(a, bth(OP_SEND_ONLY, a.qpn, a.psn) + b"F" * 64)]
+
+
+def c_forged_rc_write(a):
+    return [packet(a, bth(OP_WRITE_ONLY, a.qpn, a.psn) +
+                   reth(a.va, a.rkey, 64) + b"F" * 64)]
+
+
+def c_forged_uc_send(a):
+    return [packet(a, bth(OP_UC_SEND_ONLY, a.qpn, a.psn, ackreq=False) +
+                   b"F" * 64)]
+
+
+def c_forged_uc_write(a):
+    return [packet(a, bth(OP_UC_WRITE_ONLY, a.qpn, a.psn, ackreq=False) +
+                   reth(a.va, a.rkey, 64) + b"F" * 64)]
+
+
+def c_forged_ack(a):
+    # ACKs (AETH: syndrome, MSN) for the four PSNs from --psn on.
+    return [packet(a, bth(OP_ACK, a.qpn, (a.psn + i) & 0xffffff,
+                          ackreq=False) +
+                   struct.pack(">I", AETH_ACK << 24)) for i in range(4)]
+
+
 # What each class must raise on the attacked device: counters (summed) and
 # the least growth for one round of its packets.  The memory classes aim at
 # the expected PSN and are for a victim QP (run by hand, not by --live).
@@ -186,6 +221,11 @@ CLASSES = {
     "far_psn": c_far_psn,
     "reth_overrun": c_reth_overrun,
     "send_too_long": c_send_too_long,
+    "forged_rc_send": c_forged_rc_send,
+    "forged_rc_write": c_forged_rc_write,
+    "forged_uc_send": c_forged_uc_send,
+    "forged_uc_write": c_forged_uc_write,
+    "forged_ack": c_forged_ack,
 }
 
 
@@ -277,16 +317,25 @@ def main():
     ap.add_argument("--len", type=lambda s: int(s, 0), default=0)
     ap.add_argument("--count", type=int, default=1,
                     help="repeat the class's packets this many times")
+    ap.add_argument("--wait", metavar="FILE",
+                    help="build the packets, print 'ready', send once FILE exists")
     ap.add_argument("classes", nargs="+", choices=sorted(CLASSES))
     a = ap.parse_args()
     conf.verb = 0
     if a.live:
         a.dev = a.live
         return 1 if live(a) else 0
-    for name in a.classes:
+    built = [(name, [CLASSES[name](a) for _ in range(a.count)])
+             for name in a.classes]
+    if a.wait:
+        # Python and scapy start slowly under emulation: be ready first.
+        print("ready", flush=True)
+        end = time.monotonic() + 60
+        while not os.path.exists(a.wait) and time.monotonic() < end:
+            time.sleep(0.01)
+    for name, rounds in built:
         n = 0
-        for _ in range(a.count):
-            pkts = CLASSES[name](a)
+        for pkts in rounds:
             send(pkts)
             n += len(pkts)
         print(f"{name} {n}")

@@ -6,7 +6,10 @@
 # between the two MetaRoCE devices.  Each class of bad packet must raise
 # its counter; well-formed requests at the expected PSN that overrun the
 # region or the receive (to a victim QP of mroce_dpneg -V) must put only
-# that QP in ERR and leave memory around it alone.  The real traffic must
+# that QP in ERR and leave memory around it alone.  Forged packets from a
+# third host, or to an address that is not the QP's, must do nothing at
+# all, and ACKs forged inside an outstanding READ must not complete it with
+# bytes that never came.  The real traffic must
 # complete with its data verified, the device objects must return to
 # their baseline and the module must unload.
 source "$(dirname "$0")/dp_lib.sh"
@@ -64,49 +67,121 @@ done <"$DP_LOGS/inject-live.log"
 grep -q "^ok \|^not ok " "$DP_LOGS/inject-live.log" ||
 	{ t_fail "inject.py --live"; tail -n 5 "$DP_LOGS/inject-live.log" | sed 's/^/#   /'; }
 
-# Well-formed requests at the expected PSN, to a victim QP.
-victim() {
-	local kind=$1 class=$2 log=$DP_LOGS/victim-$1.log vpid info naks
-	# Python starts slowly under TCG: the victim waits for a line on its
-	# stdin (the packet is out) before it looks at its QP.
+# victim_start KIND: a victim QP of mroce_dpneg -V KIND on DEV1 (a coproc
+# that waits for a line on its stdin: Python starts slowly under TCG).
+# Sets VLOG and the injector's arguments VARGS (--qpn --psn --rkey --va
+# --len) from the line it prints; fails when none comes.
+victim_start() {
+	local kv
+	VLOG=$DP_LOGS/victim-$1.log
 	coproc VICTIM { nice -n 10 "$NEG" -a "$DEV1" -g "$G1" -b "$DEV2" \
-		-G "$G2" -V "$kind" >"$log" 2>&1; }
-	vpid=$VICTIM_PID
-	if ! busywait 30000 grep -q "^victim " "$log"; then
-		t_fail "victim $kind: no victim QP"
-		kill $vpid
-		return
+		-G "$G2" -V "$1" >"$VLOG" 2>&1; }
+	VPID=$VICTIM_PID
+	if ! busywait 30000 grep -q "^victim " "$VLOG"; then
+		kill $VPID
+		return 1
 	fi
-	info=$(grep "^victim " "$log")
-	local qpn psn rkey va len
-	for kv in ${info#victim }; do
-		case $kv in
-		qpn=*) qpn=${kv#qpn=} ;; psn=*) psn=${kv#psn=} ;;
-		rkey=*) rkey=${kv#rkey=} ;; va=*) va=${kv#va=} ;;
-		len=*) len=${kv#len=} ;;
-		esac
+	VARGS=()
+	for kv in $(grep "^victim " "$VLOG" | cut -d' ' -f2-); do
+		VARGS+=("--${kv%%=*}" "${kv#*=}")
 	done
-	naks=$(cnt tx_naks)
-	local c0
-	c0=$(dp_counters "$DEV1")
-	ip netns exec "$NS2" nice -n 10 $PY "$INJ" --src $DP_IP2 --dst $DP_IP1 \
-		--qpn "$qpn" --psn "$psn" --rkey "$rkey" --va "$va" \
-		--len "$len" "$class" >>"$log" 2>&1
-	echo sent >&"${VICTIM[1]}"
-	wait $vpid
-	if grep -q "^ok victim_$kind" "$log"; then
-		t_pass "$class at the expected PSN: victim QP in ERR, memory intact"
+}
+
+# victim_end DESC: tell the victim to check, report what it says.
+victim_end() {
+	echo go >&"${VICTIM[1]}"
+	wait $VPID
+	if grep -q "^ok victim_" "$VLOG"; then
+		t_pass "$1"
 	else
-		t_fail "$class at the expected PSN: $(grep victim_ "$log")"
-		tail -n 3 "$log" | sed 's/^/#   /'
-		echo "#   before: $c0"
-		echo "#   after:  $(dp_counters "$DEV1")"
-		rdma resource show qp link "$DEV1/1" | sed 's/^/#   /'
+		t_fail "$1: $(grep victim_ "$VLOG")"
+		tail -n 3 "$VLOG" | sed 's/^/#   /'
+		echo "#   after: $(dp_counters "$DEV1")"
 	fi
+}
+
+# Well-formed requests at the expected PSN, to a victim QP, from the peer:
+# only that QP goes to ERR, with one NAK, and memory is left alone.
+victim() {
+	local kind=$1 class=$2 naks
+	victim_start "$kind" || { t_fail "victim $kind: no victim QP"; return; }
+	naks=$(cnt tx_naks)
+	ip netns exec "$NS2" nice -n 10 $PY "$INJ" --src $DP_IP2 --dst $DP_IP1 \
+		"${VARGS[@]}" "$class" >>"$VLOG" 2>&1
+	victim_end "$class at the expected PSN: victim QP in ERR, memory intact"
 	t_check "$class: one NAK" test $(($(cnt tx_naks) - naks)) -ge 1
 }
 victim write reth_overrun
 victim send send_too_long
+
+# Peer identity: a third host, NS3, reaches DEV1 through NS2 (a router),
+# and forges packets with the victim's QPN, PSN and R_Key from its own
+# address and from a spoofed one; NS2, the connected peer, sends one to an
+# address of NS1 that is not the QP's.  Every packet is dropped and counted
+# (rx_drop_peer), the victim sees nothing, its QP stays in RTS.
+NS3=$(uname_of c)
+DP_IP3=198.51.100.2
+new_netns "$NS3" && veth_pair "${NS3}v" "$NS3" "${NS3}w" "$NS2" &&
+	ip -n "$NS3" addr add $DP_IP3/24 dev "${NS3}v" &&
+	ip -n "$NS3" route add default via 198.51.100.1 &&
+	ip -n "$NS2" addr add 198.51.100.1/24 dev "${NS3}w" &&
+	ip netns exec "$NS2" sysctl -qw net.ipv4.ip_forward=1 &&
+	ip -n "$NS1" route add 198.51.100.0/24 via $DP_IP2 &&
+	ip -n "$NS1" addr add 192.0.2.11/24 dev "$V1" ||
+	ksft_skip_all "cannot build the third host"
+for ns in "$NS1" "$NS2"; do
+	for c in all default; do
+		ip netns exec "$ns" sysctl -qw net.ipv4.conf.$c.rp_filter=0
+	done
+done
+peer() {
+	local kind=$1 drops before
+	shift
+	victim_start "peer_$kind" || { t_fail "victim peer_$kind: no victim QP"; return; }
+	before=$(cnt rx_drop_peer)
+	ip netns exec "$NS3" nice -n 10 $PY "$INJ" --src $DP_IP3 --dst $DP_IP1 \
+		"${VARGS[@]}" "$@" >>"$VLOG" 2>&1
+	ip netns exec "$NS3" nice -n 10 $PY "$INJ" --src 198.51.100.77 \
+		--dst $DP_IP1 "${VARGS[@]}" "$@" >>"$VLOG" 2>&1
+	ip netns exec "$NS2" nice -n 10 $PY "$INJ" --src $DP_IP2 \
+		--dst 192.0.2.11 "${VARGS[@]}" "$@" >>"$VLOG" 2>&1
+	drops=$(awk '$1 ~ /^forged_/ { n += $2 } END { print n + 0 }' "$VLOG")
+	victim_end "$kind victim: $* from a third host, spoofed, to another address: nothing done"
+	t_check "$kind: the $drops forged packets counted in rx_drop_peer" \
+		test $(($(cnt rx_drop_peer) - before)) -ge "$drops"
+}
+peer rc forged_rc_send forged_rc_write forged_ack
+peer uc forged_uc_send forged_uc_write
+
+# ACKs inside a READ: DEV1 READs 16 packets from DEV2 whose packets netem
+# holds back 500 ms; meanwhile ACKs for PSNs inside the READ, forged from
+# DEV2's address, reach DEV1 at once (sent in NS1, they go through lo).
+# They must not count as acknowledgements: the READ completes with every
+# byte of DEV2's region.
+read_ack() {
+	local ready=$DP_LOGS/inject.go ilog=$DP_LOGS/inject-read-ack.log ipid psn
+	rm -f "$ready"
+	victim_start read_ack || { t_fail "victim read_ack: no victim QP"; return; }
+	psn=$(printf '0x%x' $((0x101)))
+	ip netns exec "$NS1" nice -n 10 $PY "$INJ" --src $DP_IP2 --dst $DP_IP1 \
+		"${VARGS[@]}" --psn "$psn" --wait "$ready" forged_ack >"$ilog" 2>&1 &
+	ipid=$!
+	busywait 60000 grep -q '^ready' "$ilog" || t_fail "read_ack: injector not ready"
+	ip netns exec "$NS2" tc qdisc add dev "$V2" root netem delay 500ms
+	echo go >&"${VICTIM[1]}"
+	busywait 5000 grep -q '^posted' "$VLOG"
+	sleep 0.2
+	touch "$ready"
+	wait $ipid
+	wait $VPID
+	ip netns exec "$NS2" tc qdisc del dev "$V2" root
+	if grep -q "^ok victim_read_ack" "$VLOG"; then
+		t_pass "forged ACKs inside an outstanding READ are ignored, data verified"
+	else
+		t_fail "forged ACKs inside a READ: $(grep victim_ "$VLOG")"
+		sed 's/^/#   inj: /' "$ilog"
+	fi
+}
 
 touch "$STOP"
 wait $tpid
@@ -119,6 +194,8 @@ else
 	grep -h FAIL "$DP_LOGS"/inject-dpcheck-*.log | head -5 | sed 's/^/#   /'
 fi
 echo "# $DEV1: $(dp_counters "$DEV1")"
+# After the real traffic: the delay it needs would stall that traffic.
+read_ack
 
 objects_are() {
 	[ "$(objects "$1")" = "$2" ]

@@ -11,6 +11,11 @@
  * (status, opcode, byte_len, immediate) on both sides.
  *
  *   mroce_dpcheck -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-u]
+ *                 [-o OPS]
+ *
+ * -o limits the opcodes to a comma-separated list of send, write, read and
+ * atomic (SEND/SEND_IMM, WRITE/WRITE_IMM, READ, CMP_SWP/FETCH_ADD), for the
+ * loss tests that look at one kind of request at a time.
  *
  * -u connects UC QPs instead (IBTA 9.7: SEND, SEND_IMM, WRITE and WRITE_IMM
  * only, no ACK attributes in modify_qp).
@@ -55,6 +60,8 @@ static int failures;
 static bool uc;
 /* IP traffic class (DSCP and ECN bits) of both QPs' paths, -t */
 static unsigned int tclass;
+/* Opcodes (indexes of op_names) an iteration may pick, -o */
+static unsigned int op_mask = 0x7f;
 
 static uint32_t rnd(uint32_t n)
 {
@@ -225,6 +232,41 @@ static const char *const op_names[] = {
 	"FETCH_ADD",
 };
 
+/* A random opcode among those -o (and -u: UC has no READ or atomics) allow. */
+static int pick_op(void)
+{
+	unsigned int mask = uc ? op_mask & 0xf : op_mask;
+	int op;
+
+	do
+		op = rnd(7);
+	while (!(mask & (1u << op)));
+	return op;
+}
+
+/* -o: "send,write,read,atomic" (any subset) to a mask of op_names. */
+static int parse_ops(char *list)
+{
+	static const struct { const char *name; unsigned int mask; } kinds[] = {
+		{ "send", 0x03 }, { "write", 0x0c }, { "read", 0x10 },
+		{ "atomic", 0x60 },
+	};
+	char *tok, *save = NULL;
+	unsigned int i;
+
+	op_mask = 0;
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			if (!strcmp(tok, kinds[i].name))
+				break;
+		if (i == sizeof(kinds) / sizeof(kinds[0]))
+			return -1;
+		op_mask |= kinds[i].mask;
+	}
+	return op_mask ? 0 : -1;
+}
+
 #define FAIL(fmt, ...) do { \
 	printf("FAIL iter %d %s %s->%s len %u: " fmt "\n", it, op_names[op], \
 	       src->name, dst->name, len, ##__VA_ARGS__); \
@@ -237,7 +279,7 @@ static int one(int it, struct side *src, struct side *dst)
 	struct ibv_sge lsge[MAX_SGE], rsge[MAX_SGE];
 	struct ibv_send_wr wr = {}, *bad;
 	struct ibv_recv_wr rwr = {}, *rbad;
-	int op = rnd(uc ? 4 : 7), nl, nr = 0, i;
+	int op = pick_op(), nl, nr = 0, i;
 	uint32_t len = rnd(4) ? rnd(MAX_LEN) : rnd(64);
 	uint32_t imm = rnd(UINT32_MAX), roff, rmr;
 	bool recv = op <= 1 || op == 3;
@@ -370,20 +412,25 @@ int main(int argc, char **argv)
 	int iters = 200, c, i, counts[2] = { 0, 0 };
 
 	seed = time(NULL);
-	while ((c = getopt(argc, argv, "a:b:g:G:n:s:t:u")) != -1) {
+	while ((c = getopt(argc, argv, "a:b:g:G:n:o:s:t:u")) != -1) {
 		switch (c) {
 		case 'a': a.name = optarg; break;
 		case 'b': b.name = optarg; break;
 		case 'g': a.gid_idx = atoi(optarg); break;
 		case 'G': b.gid_idx = atoi(optarg); break;
 		case 'n': iters = atoi(optarg); break;
+		case 'o':
+			if (parse_ops(optarg))
+				goto usage;
+			break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 't': tclass = strtoul(optarg, NULL, 0) & 0xff; break;
 		case 'u': uc = true; break;
 		default: goto usage;
 		}
 	}
-	if (!a.name || !b.name || a.gid_idx < 0 || b.gid_idx < 0)
+	if (!a.name || !b.name || a.gid_idx < 0 || b.gid_idx < 0 ||
+	    (uc && !(op_mask & 0xf)))
 		goto usage;
 	printf("seed %u\n", seed);
 	setup(&a);
@@ -401,7 +448,7 @@ int main(int argc, char **argv)
 	       counts[1], a.name, b.name, counts[0], b.name, a.name, failures);
 	return failures ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-u]\n",
+	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-u] [-o send,write,read,atomic]\n",
 		argv[0]);
 	return 2;
 }

@@ -21,11 +21,16 @@
  *                 responder, IBV_WC_REM_INV_REQ_ERR at the requester
  *  flush          a QP moved to ERR with work requests outstanding on SQ
  *                 and RQ flushes each, in order (IBTA 10.3.1)
+ *  local_err_stop a WQE with a bad L_Key stops the send queue: the SEND
+ *                 posted behind it is flushed, never executed by the peer
+ *                 (only with -t: dpneg.sh runs it with B's packets delayed)
  *
  *   mroce_dpneg -a DEV -g GIDIDX -b DEV -G GIDIDX [-t CASE]
- *   mroce_dpneg -a DEV -g GIDIDX -b DEV -G GIDIDX -V write|send
+ *   mroce_dpneg -a DEV -g GIDIDX -b DEV -G GIDIDX -V KIND
  *
- * -V sets up a victim QP on A for inject.py instead (see victim()).
+ * -V sets up a victim QP on A for inject.py instead: write and send (see
+ * victim()), peer_rc and peer_uc (victim_peer()), read_ack
+ * (victim_read_ack()).
  *
  * TAP 13 output, one test per case; exit status 0 when all passed.
  * Counters are read from /sys/class/infiniband/DEV/ports/1/hw_counters
@@ -164,10 +169,10 @@ static int guards_check(struct side *s)
 	return 0;
 }
 
-static void qp_create(struct side *s)
+static void qp_create_type(struct side *s, enum ibv_qp_type type)
 {
 	struct ibv_qp_init_attr init = {
-		.qp_type = IBV_QPT_RC,
+		.qp_type = type,
 		.cap = { .max_send_wr = 2 * NFLUSH, .max_recv_wr = 2 * NFLUSH,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
@@ -181,6 +186,11 @@ static void qp_create(struct side *s)
 	s->qp = ibv_create_qp(s->pd, &init);
 	if (!s->qp)
 		die("create_qp");
+}
+
+static void qp_create(struct side *s)
+{
+	qp_create_type(s, IBV_QPT_RC);
 }
 
 static void qp_destroy(struct side *s)
@@ -630,6 +640,52 @@ static int t_len(uint32_t rlen, uint32_t slen)
 	return err;
 }
 
+/* ---- nothing after a local error ---------------------------------------- */
+
+/*
+ * IBTA 10.8.3.3 / 10.3.1: a WQE that fails locally (here an L_Key that is
+ * not registered) completes in error once it is the oldest and moves the QP
+ * to ERR, which flushes the WQEs behind it: those must never reach the
+ * wire.  B has two receives posted.  SEND 1 goes out first; the bad WRITE
+ * 2 and SEND 3 are posted while SEND 1 waits for its ACK (dpneg.sh delays
+ * B's packets with netem for this case, so the wait is long and certain).
+ * SEND 1 takes the first receive; the second must stay untouched, or SEND
+ * 3 was executed.
+ */
+static int t_local_err(void)
+{
+	struct conn c = conn_default;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)A.mem, .length = 256,
+		.lkey = A.mr->lkey ^ 0x5a,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = 2, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	int err;
+
+	pair_up(&c);
+	wr.wr.rdma.remote_addr = (uintptr_t)B.mem;
+	wr.wr.rdma.rkey = B.mr->rkey;
+	err = post_recv(&B, 11, B.mem + PAGE, 64) ||
+	      post_recv(&B, 12, B.mem + 2 * PAGE, 64) ||
+	      post_send(&A, 1, IBV_WR_SEND, A.mem, 64, 0, 0);
+	if (!err && ibv_post_send(A.qp, &wr, &bad)) {
+		snprintf(why, sizeof(why), "post_send: %s", strerror(errno));
+		err = -1;
+	}
+	err = err ||
+	      post_send(&A, 3, IBV_WR_SEND, A.mem + 64, 64, 0, 0) ||
+	      expect_wc(A.scq, "A send 1", 1, IBV_WC_SUCCESS, 5000) ||
+	      expect_wc(A.scq, "A bad write 2", 2, IBV_WC_LOC_PROT_ERR, 1000) ||
+	      expect_wc(A.scq, "A send 3", 3, IBV_WC_WR_FLUSH_ERR, 1000) ||
+	      expect_wc(B.rcq, "B recv 11", 11, IBV_WC_SUCCESS, 1000) ||
+	      expect_no_wc(B.rcq, "B recv 12 (SEND 3 was executed)", 500);
+	pair_down();
+	return err;
+}
+
 /* ---- flush in order ----------------------------------------------------- */
 
 static int t_flush(void)
@@ -723,6 +779,125 @@ static int victim(const char *kind)
 	return err ? 1 : 0;
 }
 
+/*
+ * Victims of forged packets (inject.py forged_*): a QP on A connected to B,
+ * attacked from an address that is not B's.  "peer_rc": an RC QP with a
+ * receive posted and a SEND outstanding (to a QP number B does not have,
+ * with a long Local ACK Timeout, so only a forged ACK could complete it);
+ * "peer_uc": a UC QP with a receive posted.  After the injector's line on
+ * stdin nothing may have completed, the QP must still be in RTS and the
+ * region must be unchanged.
+ */
+static int uc_connect(struct side *s, struct side *peer, uint32_t dqpn)
+{
+	struct ibv_qp_attr a = {};
+
+	if (dp_qp_init(s->qp, IBV_ACCESS_REMOTE_WRITE))
+		return -1;
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = dqpn;
+	a.rq_psn = 0x100;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid = peer->gid;
+	a.ah_attr.grh.sgid_index = s->gid_idx;
+	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.port_num = 1;
+	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV |
+			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = 0x100;
+	return ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
+}
+
+static int victim_peer(bool uc)
+{
+	struct conn c = conn_default;
+	uint8_t *snap = malloc(MR_LEN);
+	char line[64];
+	int err;
+
+	if (!snap)
+		die("malloc");
+	guards_set(&A);
+	memset(A.mem, 0x5a, MR_LEN);
+	memcpy(snap, A.mem, MR_LEN);
+	c.timeout = 20;		/* 4.3 s: the SEND stays outstanding */
+	qp_create_type(&A, uc ? IBV_QPT_UC : IBV_QPT_RC);
+	if ((uc ? uc_connect(&A, &B, 0xabcde) :
+		  qp_connect(&A, &B, &c, c.access, 0xabcde)) ||
+	    post_recv(&A, 7, A.mem + 2 * PAGE, 256) ||
+	    (!uc && post_send(&A, 8, IBV_WR_SEND, A.mem, 16, 0, 0)))
+		die("victim set-up");
+	printf("victim qpn=%u psn=0x100 rkey=0x%x va=0x%" PRIx64 " len=%u\n",
+	       A.qp->qp_num, A.mr->rkey, (uint64_t)(uintptr_t)A.mem, MR_LEN);
+	if (!fgets(line, sizeof(line), stdin))
+		line[0] = 0;
+	err = expect_no_wc(A.rcq, "victim recv", 300) ||
+	      expect_no_wc(A.scq, "victim send (a forged ACK?)", 100) ||
+	      expect_state(&A, IBV_QPS_RTS, 100) || guards_check(&A);
+	if (!err && memcmp(snap, A.mem, MR_LEN)) {
+		snprintf(why, sizeof(why), "the region changed");
+		err = -1;
+	}
+	printf("%s victim_peer_%s%s%s\n", err ? "not ok" : "ok",
+	       uc ? "uc" : "rc", err ? " # " : "", err ? why : "");
+	free(snap);
+	qp_destroy(&A);
+	return err ? 1 : 0;
+}
+
+/*
+ * "read_ack": A READs the whole region of B (16 packets at MTU 1024) while
+ * inject.sh holds B's responses back (netem delay) and forges
+ * ACKs from B's address for PSNs inside the READ.  No ACK may name a PSN
+ * inside an outstanding READ: they must be ignored, and the READ must
+ * complete with B's bytes, all of them.  Waits for a line on stdin before
+ * it posts the READ, prints "posted", then checks.
+ */
+static int victim_read_ack(void)
+{
+	struct conn c = conn_default;
+	struct ibv_wc wc;
+	char line[64];
+	uint32_t i;
+	int err;
+
+	c.timeout = 20;		/* 4.3 s: longer than the delay of B's packets */
+	for (i = 0; i < MR_LEN; i++)
+		B.mem[i] = (uint8_t)(i * 7 + 3);
+	memset(A.mem, 0, MR_LEN);
+	pair_up(&c);
+	printf("victim qpn=%u psn=0x100 rkey=0x%x va=0x%" PRIx64 " len=%u\n",
+	       A.qp->qp_num, B.mr->rkey, (uint64_t)(uintptr_t)B.mem, MR_LEN);
+	if (!fgets(line, sizeof(line), stdin))
+		line[0] = 0;
+	err = post_send(&A, 9, IBV_WR_RDMA_READ, A.mem, MR_LEN,
+			(uintptr_t)B.mem, B.mr->rkey);
+	printf("posted\n");
+	if (!err && poll_wc(A.scq, &wc, 15000)) {
+		snprintf(why, sizeof(why), "no READ completion in 15 s");
+		err = -1;
+	} else if (!err && (wc.wr_id != 9 || wc.status != IBV_WC_SUCCESS)) {
+		snprintf(why, sizeof(why), "READ wr %" PRIu64 " %s", wc.wr_id,
+			 ibv_wc_status_str(wc.status));
+		err = -1;
+	}
+	for (i = 0; !err && i < MR_LEN; i++)
+		if (A.mem[i] != B.mem[i]) {
+			snprintf(why, sizeof(why),
+				 "byte %u (packet %u) never arrived", i,
+				 i / 1024);
+			err = -1;
+		}
+	printf("%s victim_read_ack%s%s\n", err ? "not ok" : "ok",
+	       err ? " # " : "", err ? why : "");
+	pair_down();
+	return err ? 1 : 0;
+}
+
 /* ---- driver ------------------------------------------------------------- */
 
 struct tcase {
@@ -737,6 +912,7 @@ static int c_retry(int how, int y) { return t_retry(how); }
 static int c_access(int op, int what) { return t_access(op, what); }
 static int c_len(int r, int s) { return t_len(r, s); }
 static int c_flush(int x, int y) { return t_flush(); }
+static int c_local_err(int x, int y) { return t_local_err(); }
 
 static const struct tcase cases[] = {
 	{ "rnr_late", c_rnr_late, 0, 0 },
@@ -769,6 +945,23 @@ static const struct tcase cases[] = {
 	{ "flush", c_flush, 0, 0 },
 };
 
+/* Cases that need a prepared path (see dpneg.sh): only run when named. */
+static const struct tcase named_cases[] = {
+	{ "local_err_stop", c_local_err, 0, 0 },
+};
+
+static void run_case(const struct tcase *t)
+{
+	why[0] = 0;
+	ntests++;
+	if (t->fn(t->a1, t->a2)) {
+		nfail++;
+		printf("not ok %d %s # %s\n", ntests, t->name, why);
+	} else {
+		printf("ok %d %s\n", ntests, t->name);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *only = NULL, *vkind = NULL;
@@ -792,29 +985,26 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	dev_open(&A);
 	dev_open(&B);
+	if (vkind && !strncmp(vkind, "peer_", 5))
+		return victim_peer(!strcmp(vkind, "peer_uc"));
+	if (vkind && !strcmp(vkind, "read_ack"))
+		return victim_read_ack();
 	if (vkind)
 		return victim(vkind);
 	printf("TAP version 13\n# requester %s, responder %s\n", A.name,
 	       B.name);
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const struct tcase *t = &cases[i];
-
-		if (only && !strstr(t->name, only))
-			continue;
-		why[0] = 0;
-		ntests++;
-		if (t->fn(t->a1, t->a2)) {
-			nfail++;
-			printf("not ok %d %s # %s\n", ntests, t->name, why);
-		} else {
-			printf("ok %d %s\n", ntests, t->name);
-		}
-	}
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (!only || strstr(cases[i].name, only))
+			run_case(&cases[i]);
+	for (i = 0; only && i < sizeof(named_cases) / sizeof(named_cases[0]);
+	     i++)
+		if (strstr(named_cases[i].name, only))
+			run_case(&named_cases[i]);
 	printf("1..%d\n# %d passed, %d failed\n", ntests, ntests - nfail,
 	       nfail);
 	return nfail ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-t CASE | -V write|send]\n",
+	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-t CASE | -V write|send|peer_rc|peer_uc|read_ack]\n",
 		argv[0]);
 	return 2;
 }

@@ -1,0 +1,7 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# loss.sh between MetaRoCE (in a namespace) and rdma_rxe: every opcode
+# under 1% and 5% loss with each side as the requester.
+modprobe rdma_rxe 2>/dev/null || { echo "1..0 # SKIP rdma_rxe not available"; exit 4; }
+DP_TOPO=mx exec bash "$(dirname "$0")/loss.sh"
