@@ -17,6 +17,8 @@
  * qp->sq_lock and qp->rq_lock (spinlocks, taken inside state_lock) protect
  * the kernel's side of each ring; a CQ's lock nests inside them.
  */
+#include <linux/random.h>
+
 #include "mroce_verbs.h"
 
 static const char * const mroce_qps_names[] = {
@@ -68,24 +70,38 @@ static int mroce_qp_check_cap(const struct ib_qp_init_attr *init)
 	return 0;
 }
 
+/* Random draws before the QPN search gives up (the space is 2^24). */
+#define MROCE_QPN_TRIES		64
+
+/*
+ * A QP number is drawn at random: numbers handed out in sequence would let
+ * any host that reaches UDP port 4791 guess the QPN of a new connection
+ * (the first check a forged packet has to pass, with the PSN).  With at
+ * most MROCE_MAX_QP of 2^24 numbers in use, a draw collides with
+ * probability under 1/256, so MROCE_QPN_TRIES draws practically never all
+ * fail; if they do, the QP is refused with -ENOSPC.
+ */
 static int mroce_qp_alloc_qpn(struct mroce_dev *mdev, struct mroce_qp *qp,
 			      enum ib_qp_type type)
 {
 	struct mroce_res *res = &mdev->res;
+	int i, err = -ENOSPC;
 	u32 qpn;
-	int err;
 
 	if (type == IB_QPT_GSI) {
-		err = xa_insert_irq(&res->qp_xa, MROCE_GSI_QPN, NULL,
-				    GFP_KERNEL);
 		qpn = MROCE_GSI_QPN;
+		err = xa_insert_irq(&res->qp_xa, qpn, NULL, GFP_KERNEL);
 	} else {
-		err = xa_alloc_cyclic_irq(&res->qp_xa, &qpn, NULL,
-					  XA_LIMIT(MROCE_FIRST_QPN,
-						   MROCE_MAX_QPN),
-					  &res->next_qpn, GFP_KERNEL);
-		if (err > 0)
-			err = 0;
+		for (i = 0; i < MROCE_QPN_TRIES; i++) {
+			qpn = get_random_u32_inclusive(MROCE_FIRST_QPN,
+						       MROCE_MAX_QPN);
+			err = xa_insert_irq(&res->qp_xa, qpn, NULL,
+					    GFP_KERNEL);
+			if (err != -EBUSY)
+				break;
+		}
+		if (err == -EBUSY)
+			err = -ENOSPC;
 	}
 	if (err)
 		return err;

@@ -15,7 +15,8 @@
  * @mr_xa: key index (key >> 8) -> struct mroce_mr
  * @srq_xa: SRQ number -> struct mroce_srq
  * @ah_xa: AH number -> struct mroce_ah
- * @next_qpn, @next_mr, @next_srq: cursors of the cyclic allocations
+ * @next_mr, @next_srq, @next_ah: cursors of the cyclic allocations
+ *	(QP numbers are drawn at random, see mroce_qp_alloc_qpn())
  * @num_qp, @num_cq, @num_srq: objects alive, bounded by the advertised
  *	limits (MRs and AHs are bounded by their xarray's id range)
  * @num_ucontext, @num_mr, @num_ah: objects alive, for the read-only
@@ -32,7 +33,6 @@ struct mroce_res {
 	struct xarray mr_xa;
 	struct xarray srq_xa;
 	struct xarray ah_xa;
-	u32 next_qpn;
 	u32 next_mr;
 	u32 next_srq;
 	u32 next_ah;

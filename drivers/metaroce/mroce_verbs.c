@@ -83,7 +83,6 @@ static int mroce_enable_driver(struct ib_device *ibdev)
 	xa_init_flags(&res->mr_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&res->srq_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&res->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
-	res->next_qpn = MROCE_FIRST_QPN;
 	return 0;
 }
 
