@@ -37,6 +37,7 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_RETRIES] = { .name = "retransmits" },
 	[MROCE_CNT_RNR_WAITS] = { .name = "rnr_waits" },
 	[MROCE_CNT_RX_DROP_QP_STATE] = { .name = "rx_drop_qp_state" },
+	[MROCE_CNT_RX_DROP_PEER] = { .name = "rx_drop_peer" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)

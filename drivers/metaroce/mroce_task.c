@@ -15,6 +15,8 @@
  * the responder (requests) or the completer (responses), at most
  * MROCE_TASK_BUDGET packets per run before it requeues itself.
  */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/ktime.h>
 #include <linux/udp.h>
 
@@ -122,6 +124,35 @@ static int mroce_task_parse(struct sk_buff *skb, struct mroce_rxpkt *pkt)
 	return 0;
 }
 
+/*
+ * An RC or UC packet belongs to one connection: it must come from the
+ * address the QP was connected to (the AV's destination GID) and be
+ * addressed to the QP's own (its source GID), over the same IP version.
+ * The QPN and the PSN alone are no proof of origin: any host that reaches
+ * UDP port 4791 could otherwise inject SENDs, WRITEs or ACKs (rdma_rxe
+ * makes the same check).  UD and GSI QPs take datagrams from anyone; the
+ * Q_Key is their check.  Caller holds dp->run_lock (dp->av).
+ */
+static bool mroce_task_from_peer(const struct mroce_dpqp *dp,
+				 const struct mroce_rxpkt *pkt)
+{
+	const struct mroce_av *av = &dp->av;
+
+	lockdep_assert_held(&dp->run_lock);
+	if (!mroce_qp_connected(dp->qp))
+		return true;
+	if (pkt->ipv6) {
+		const struct ipv6hdr *ip6 = ipv6_hdr(pkt->skb);
+
+		return av->network_type == RDMA_NETWORK_IPV6 &&
+		       !memcmp(&ip6->saddr, av->dgid.raw, sizeof(ip6->saddr)) &&
+		       !memcmp(&ip6->daddr, av->sgid.raw, sizeof(ip6->daddr));
+	}
+	return av->network_type == RDMA_NETWORK_IPV4 &&
+	       !memcmp(&ip_hdr(pkt->skb)->saddr, &av->dgid.raw[12], 4) &&
+	       !memcmp(&ip_hdr(pkt->skb)->daddr, &av->sgid.raw[12], 4);
+}
+
 static void mroce_task_rx_one(struct mroce_dpqp *dp, struct sk_buff *skb,
 			      enum ib_qp_state state)
 {
@@ -140,6 +171,11 @@ static void mroce_task_rx_one(struct mroce_dpqp *dp, struct sk_buff *skb,
 	if (err) {
 		mroce_count(dp->mdev, err == -EBADMSG ? MROCE_CNT_RX_DROP_ICRC :
 				      MROCE_CNT_RX_DROP_MALFORMED);
+		kfree_skb(skb);
+		return;
+	}
+	if (!mroce_task_from_peer(dp, &pkt)) {
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_PEER);
 		kfree_skb(skb);
 		return;
 	}
