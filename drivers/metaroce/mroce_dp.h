@@ -50,6 +50,7 @@ struct mroce_swqe {
 	u32 npsn;		/* PSNs of the whole request */
 	u32 length;		/* bytes of the message */
 	u32 rd_done;		/* READ response packets placed */
+	u32 rd_base;		/* READ: packet the last request asked from */
 	bool started;		/* first_psn is assigned */
 	bool rd_atomic;		/* READ or atomic: waits for response data */
 	bool done;		/* response data of a READ/atomic arrived;
@@ -112,6 +113,8 @@ enum mroce_task_flags {
  * @rwqe_size: bytes of @rwqe
  * @ack_pending: an ACK must be sent at the end of this run
  * @next_psn_ud: next PSN of a UD or UC QP (no window: nothing is resent)
+ * @req_failed: a WQE failed locally; no WQE after it starts (IBTA 10.8.3.3:
+ *	the QP goes to ERR once it is the oldest, which flushes the rest)
  */
 struct mroce_dpqp {
 	struct mroce_qp *qp;
@@ -143,6 +146,7 @@ struct mroce_dpqp {
 	struct mroce_reqwin win;
 	u32 pkts_noack;
 	u32 next_psn_ud;
+	bool req_failed;
 
 	/* responder */
 	struct mroce_respwin rwin;

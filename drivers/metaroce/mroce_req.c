@@ -49,6 +49,7 @@ void mroce_req_reset(struct mroce_dpqp *dp)
 	dp->rd_atomic = 0;
 	dp->pkts_noack = 0;
 	dp->rd_gap = false;
+	dp->req_failed = false;
 	memset(&dp->win, 0, sizeof(dp->win));
 }
 
@@ -73,6 +74,7 @@ void mroce_req_start(struct mroce_dpqp *dp)
 	dp->req_off = 0;
 	dp->rd_atomic = 0;
 	dp->pkts_noack = 0;
+	dp->req_failed = false;
 }
 
 /*
@@ -176,6 +178,7 @@ static int mroce_req_fetch(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	s->started = false;
 	s->done = false;
 	s->rd_done = 0;
+	s->rd_base = 0;
 	s->status = mroce_req_validate(dp, s);
 	return 1;
 }
@@ -187,6 +190,7 @@ static int mroce_req_fetch(struct mroce_dpqp *dp, struct mroce_swqe *s)
 static void mroce_req_fail_new(struct mroce_dpqp *dp, struct mroce_swqe *s,
 			       u8 status)
 {
+	dp->req_failed = true;
 	s->status = status;
 	s->started = true;
 	s->npsn = 0;
@@ -274,6 +278,7 @@ static struct sk_buff *mroce_req_skb(struct mroce_dpqp *dp,
 	if (start) {
 		mroce_req_fail_new(dp, s, mroce_req_copy_status(err));
 	} else {
+		dp->req_failed = true;
 		s->status = mroce_req_copy_status(err);
 		mroce_comp_complete(dp);
 	}
@@ -302,6 +307,7 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 		h.reth.va = w->wr.rdma.remote_addr + dp->req_off;
 		h.reth.rkey = w->wr.rdma.rkey;
 		h.reth.len = s->length - dp->req_off;
+		s->rd_base = dp->req_off / dp->pmtu;
 		first = true;
 		last = true;
 		break;
@@ -599,7 +605,12 @@ void mroce_req_run(struct mroce_dpqp *dp, int *budget)
 		s = mroce_swqe(dp, dp->req_idx);
 
 		if (dp->req_idx == dp->req_max) {
-			if (sqd)
+			/*
+			 * Nothing new starts behind a WQE that failed
+			 * locally: the peer must not execute requests the
+			 * application will see flushed (IBTA 10.8.3.3).
+			 */
+			if (sqd || dp->req_failed)
 				break;
 			err = mroce_req_fetch(dp, s);
 			if (err < 0) {
