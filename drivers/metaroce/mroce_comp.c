@@ -168,9 +168,19 @@ static enum ib_wc_status mroce_comp_nak_status(u8 nak)
 	}
 }
 
-/* Is a READ response opcode right for packet @k of @n (IBTA 9.7.4.1.4)? */
-static bool mroce_comp_read_pos_ok(u32 flags, u32 k, u32 n)
+/*
+ * Is a READ response opcode right for packet @k of @n (IBTA 9.7.4.1.4)?
+ * A READ resent from packet @base (o9-30) is a request of its own, so its
+ * first response may open a response sequence of its own: FIRST, or ONLY
+ * for the last packet, at @base (what MetaRoCE's responder sends, and what
+ * rdma_rxe's requester accepts).  rdma_rxe's responder instead keeps the
+ * positions of the original READ (MIDDLE or LAST at @base): both are taken.
+ */
+static bool mroce_comp_read_pos_ok(u32 flags, u32 k, u32 n, u32 base)
 {
+	if (base && k == base &&
+	    (flags & (k == n - 1 ? MROCE_OPF_ONLY : MROCE_OPF_FIRST)))
+		return true;
 	if (n == 1)
 		return flags & MROCE_OPF_ONLY;
 	if (!k)
@@ -207,7 +217,8 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 	want = min(dp->pmtu, s->length - off);
 	if (psn == expect &&
 	    (pkt->lo.pay_len != want ||
-	     !mroce_comp_read_pos_ok(pkt->lo.op->flags, k, s->npsn))) {
+	     !mroce_comp_read_pos_ok(pkt->lo.op->flags, k, s->npsn,
+				     s->rd_base))) {
 		/* A malformed response is dropped; the timer recovers. */
 		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_MALFORMED);
 		return;
@@ -237,6 +248,29 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 	mroce_comp_complete(dp);
 }
 
+/*
+ * Can an ACK, NAK or atomic ACK carry @psn while a READ is outstanding?  A
+ * responder that executed a READ moved its expected PSN past the READ's
+ * last PSN at once, so no acknowledgement can name a PSN inside it: an ACK
+ * at most the one before it or its last PSN (a coalesced ACK behind lost
+ * responses, see mroce_comp_complete()), a NAK at most its first PSN (the
+ * READ request itself was lost).  Anything between would move the window
+ * into the READ and mark responses as received that never arrived.
+ */
+static bool mroce_comp_aeth_in_read(struct mroce_dpqp *dp, u32 psn,
+				    u8 syndrome)
+{
+	struct mroce_swqe *s = mroce_comp_find(dp, psn);
+	u32 last;
+
+	if (!s || s->wqe.opcode != IB_WR_RDMA_READ || s->done)
+		return false;
+	last = mroce_psn_add(s->first_psn, s->npsn - 1);
+	if (mroce_aeth_kind(syndrome) == MROCE_AETH_ACK)
+		return psn != last;
+	return psn != s->first_psn;
+}
+
 /**
  * mroce_comp_rx() - a response packet arrived for this requester
  * @dp: the QP's data path
@@ -253,6 +287,10 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	lockdep_assert_held(&dp->run_lock);
 	if (flags & MROCE_OPF_READ) {
 		mroce_comp_read_resp(dp, pkt, now);
+		return;
+	}
+	if (mroce_comp_aeth_in_read(dp, h->bth.psn, h->aeth.syndrome)) {
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
 		return;
 	}
 	if (mroce_reqwin_on_aeth(&dp->win, h->bth.psn, h->aeth.syndrome, now,
