@@ -30,7 +30,7 @@ import sys
 import time
 import zlib
 
-from scapy.all import IP, UDP, Raw, conf, send
+from scapy.all import IP, UDP, L3RawSocket, Raw, conf, send
 
 ROCE_PORT = 4791
 
@@ -317,11 +317,19 @@ def main():
     ap.add_argument("--len", type=lambda s: int(s, 0), default=0)
     ap.add_argument("--count", type=int, default=1,
                     help="repeat the class's packets this many times")
+    ap.add_argument("--local", action="store_true",
+                    help="--dst is an address of this namespace: send through "
+                         "the kernel's routing (lo), not out of an interface")
     ap.add_argument("--wait", metavar="FILE",
                     help="build the packets, print 'ready', send once FILE exists")
     ap.add_argument("classes", nargs="+", choices=sorted(CLASSES))
     a = ap.parse_args()
     conf.verb = 0
+    if a.local:
+        # scapy's default layer-3 socket picks an interface by its own
+        # routes and sends a frame out of it; a raw IP socket lets the
+        # kernel deliver to a local address.
+        conf.L3socket = L3RawSocket
     if a.live:
         a.dev = a.live
         return 1 if live(a) else 0
