@@ -6,16 +6,26 @@
  * mroce_net.c and the memory helpers of mroce_mem.c.
  *
  * Execution model and locks:
- *  - The UDP encap hook (softirq, RCU) looks the QP up by BTH destination
- *    QPN, queues the skb on dp->rxq (its own spinlock) and schedules
- *    dp->work.  Nothing else happens in softirq.
- *  - dp->work runs the responder, the completer and the requester, in that
- *    order, under dp->run_lock (a mutex): every field below except rxq and
- *    the atomic flags is touched only with run_lock held.  A work item never
- *    runs concurrently with itself; the mutex only excludes modify_qp and
- *    destroy_qp, which take it to change the state of the data path.
- *  - dp->timer (hrtimer, transport and RNR timers) only sets a flag and
- *    schedules dp->work.
+ *  - The task (mroce_task_run()) does everything a QP does on the wire:
+ *    the READ being answered, received packets, ACKs, the transport timer,
+ *    the requester.  It runs under dp->run_lock, a spinlock taken with BH
+ *    disabled: every field below except rxq, cpu and the atomic flags is
+ *    touched only with run_lock held, and nothing in the task sleeps
+ *    (transmit skbs are GFP_ATOMIC; one that cannot be had is retried by
+ *    the next run, a pending ACK included).
+ *  - Where it runs: in the UDP encap hook's softirq when a packet arrives
+ *    and the task is idle (run to completion, as rxe's responder); in the
+ *    send doorbell (the posting process, BH disabled); in the soft hrtimer
+ *    (dp->timer); otherwise in dp->work on the QP's CPU.  A context that
+ *    finds run_lock taken leaves its packet or flag to the owner, which
+ *    looks again after unlocking (mroce_task_after(), with a full barrier
+ *    on both sides), so no wake-up is lost.  Each run does at most
+ *    MROCE_TASK_BUDGET packets of each kind, then defers to the worker.
+ *  - Order: one QP's received packets are processed in the order they
+ *    were queued, whatever CPU they arrive on.  A connected QP's requester
+ *    sends only from dp->cpu (a veth queues packets per CPU: two sending
+ *    CPUs would reorder a QP's own packets); the doorbell moves dp->cpu to
+ *    the posting CPU when nothing of the QP is in flight.
  *  - The data path never takes qp->state_lock.  A fatal error is reported
  *    by scheduling dp->err_work, which moves the QP to ERR through
  *    mroce_qp_error() (state_lock, then run_lock through the modify hook).
@@ -60,6 +70,22 @@ struct mroce_swqe {
 	struct metaroce_send_wqe wqe;	/* then SGEs or inline data */
 };
 
+/*
+ * A READ the responder is answering (IBTA 9.7.4.1.4): the responses go out
+ * in slices of the task's budget, from this cursor, so a long READ neither
+ * holds the CPU nor blocks other QPs.
+ */
+struct mroce_resp_read {
+	bool active;
+	u32 rkey;
+	u64 va;		/* of the first response */
+	u32 len;	/* bytes of all the responses */
+	u32 psn;	/* PSN of the first response */
+	u32 msn;
+	u32 next;	/* next response packet to send */
+	u32 npkt;	/* response packets */
+};
+
 /* Where a multi-packet message stands at the responder. */
 struct mroce_resp_msg {
 	bool have_rwqe;		/* rwqe holds a consumed receive WQE */
@@ -82,7 +108,7 @@ enum mroce_task_flags {
  * struct mroce_dpqp - data path state of one QP (see the header comment)
  * @qp: the QP
  * @mdev: its device
- * @run_lock: serialises the task with modify_qp and destroy_qp
+ * @run_lock: serialises the task (in any context) with modify_qp
  * @work: the task
  * @err_work: moves the QP to ERR after a fatal error
  * @timer: transport / RNR timer
@@ -92,7 +118,8 @@ enum mroce_task_flags {
  * @error: a fatal error was found; the task stops until RESET
  * @rd_gap: READ responses were lost and the READ was resent: the later
  *	responses still on the way are ignored until the awaited one arrives
- * @cpu: where the task runs, so one QP's packets leave in order
+ * @cpu: where the requester sends from, so one QP's packets leave in
+ *	order (READ_ONCE outside run_lock)
  * @pmtu: path MTU in bytes
  * @av: primary path (RC), copied at RTR
  * @sport: UDP source port of the connection (RC)
@@ -109,6 +136,7 @@ enum mroce_task_flags {
  * @rwin: responder PSN window
  * @res: responder resources (max_dest_rd_atomic of them)
  * @msg: responder message in progress
+ * @rd: READ being answered
  * @rwqe: the receive WQE it fills
  * @rwqe_size: bytes of @rwqe
  * @ack_pending: an ACK must be sent at the end of this run
@@ -119,7 +147,7 @@ enum mroce_task_flags {
 struct mroce_dpqp {
 	struct mroce_qp *qp;
 	struct mroce_dev *mdev;
-	struct mutex run_lock;
+	spinlock_t run_lock;
 	struct work_struct work;
 	struct work_struct err_work;
 	struct hrtimer timer;
@@ -153,6 +181,7 @@ struct mroce_dpqp {
 	struct mroce_respwin_res *res;
 	u32 nres;
 	struct mroce_resp_msg msg;
+	struct mroce_resp_read rd;
 	struct metaroce_recv_wqe *rwqe;
 	u32 rwqe_size;
 	bool ack_pending;
@@ -208,7 +237,7 @@ static inline u8 mroce_padcnt(u32 len)
 
 /* mroce_net.c: transmit */
 struct sk_buff *mroce_tx_alloc(struct mroce_dev *mdev, const struct mroce_av *av,
-			       u8 opcode, u32 plen, u8 **payload);
+			       u8 opcode, u32 plen, u8 **payload, gfp_t gfp);
 int mroce_tx_send(struct mroce_dev *mdev, const struct mroce_av *av,
 		  struct dst_cache *dst, u16 sport, struct mroce_hdr *h,
 		  struct sk_buff *skb);
@@ -226,6 +255,8 @@ int mroce_rkey_atomic(struct mroce_dpqp *dp, u32 rkey, u64 va, bool cmp_swap,
 
 /* mroce_req.c */
 void mroce_req_run(struct mroce_dpqp *dp, int *budget);
+bool mroce_req_pending(struct mroce_dpqp *dp);
+bool mroce_req_idle(struct mroce_dpqp *dp);
 void mroce_req_rewind(struct mroce_dpqp *dp, u32 psn);
 void mroce_req_reset(struct mroce_dpqp *dp);
 void mroce_req_start(struct mroce_dpqp *dp);
@@ -234,7 +265,8 @@ void mroce_req_fini(struct mroce_dpqp *dp);
 
 /* mroce_resp.c */
 void mroce_resp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
-void mroce_resp_flush_acks(struct mroce_dpqp *dp);
+bool mroce_resp_flush_acks(struct mroce_dpqp *dp);
+void mroce_resp_read_continue(struct mroce_dpqp *dp, int *budget);
 void mroce_resp_reset(struct mroce_dpqp *dp);
 void mroce_resp_flush(struct mroce_dpqp *dp);
 int mroce_resp_init(struct mroce_dpqp *dp, struct ib_qp_init_attr *init);

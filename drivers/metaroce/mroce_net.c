@@ -122,12 +122,14 @@ static int mroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
  * @opcode: BTH opcode, for the length of the transport headers
  * @plen: payload bytes
  * @payload: where the caller writes the payload
+ * @gfp: allocation flags: GFP_ATOMIC from the task (which holds a spinlock,
+ *	in softirq or with BH disabled)
  *
- * skb->data is the BTH; the pad and the ICRC trailer are zeroed.  Runs in
- * process context.  Returns NULL without memory or for an unknown opcode.
+ * skb->data is the BTH; the pad and the ICRC trailer are zeroed.  Returns
+ * NULL without memory or for an unknown opcode.
  */
 struct sk_buff *mroce_tx_alloc(struct mroce_dev *mdev, const struct mroce_av *av,
-			       u8 opcode, u32 plen, u8 **payload)
+			       u8 opcode, u32 plen, u8 **payload, gfp_t gfp)
 {
 	const struct mroce_opcode_info *op = mroce_opcode_info(opcode);
 	struct net_device *ndev = mdev->ndev;
@@ -141,7 +143,7 @@ struct sk_buff *mroce_tx_alloc(struct mroce_dev *mdev, const struct mroce_av *av
 		sizeof(struct ipv6hdr) : sizeof(struct iphdr)) +
 	       sizeof(struct udphdr) + LL_RESERVED_SPACE(ndev);
 	tlen = op->hdr_len + plen + pad + MROCE_ICRC_LEN;
-	skb = alloc_skb(hlen + tlen + ndev->needed_tailroom, GFP_KERNEL);
+	skb = alloc_skb(hlen + tlen + ndev->needed_tailroom, gfp);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, hlen);

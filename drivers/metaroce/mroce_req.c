@@ -268,7 +268,8 @@ static struct sk_buff *mroce_req_skb(struct mroce_dpqp *dp,
 	u8 *payload;
 	int err;
 
-	skb = mroce_tx_alloc(dp->mdev, &dp->av, opcode, plen, &payload);
+	skb = mroce_tx_alloc(dp->mdev, &dp->av, opcode, plen, &payload,
+			     GFP_ATOMIC);
 	if (!skb)
 		return ERR_PTR(-ENOMEM);
 	err = mroce_req_gather(dp, s, dp->req_off, payload, plen);
@@ -471,7 +472,8 @@ static int mroce_req_send_ud(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	h.bth.opcode = w->opcode == IB_WR_SEND_WITH_IMM ?
 		       MROCE_OP_UD_SEND_ONLY_WITH_IMMEDIATE :
 		       MROCE_OP_UD_SEND_ONLY;
-	skb = mroce_tx_alloc(dp->mdev, &av, h.bth.opcode, s->length, &payload);
+	skb = mroce_tx_alloc(dp->mdev, &av, h.bth.opcode, s->length, &payload,
+			     GFP_ATOMIC);
 	if (!skb)
 		return -ENOMEM;
 	err = mroce_req_gather(dp, s, 0, payload, s->length);
@@ -577,6 +579,28 @@ void mroce_req_rewind(struct mroce_dpqp *dp, u32 psn)
 	lockdep_assert_held(&dp->run_lock);
 	mroce_req_seek(dp, psn);
 	mroce_count(dp->mdev, MROCE_CNT_RETRIES);
+}
+
+/* Is there anything for the requester to send?  Caller holds run_lock. */
+bool mroce_req_pending(struct mroce_dpqp *dp)
+{
+	lockdep_assert_held(&dp->run_lock);
+	return dp->req_idx != dp->req_max ||
+	       smp_load_acquire(&dp->qp->sq.hdr->producer) != dp->req_max;
+}
+
+/*
+ * Is nothing of this QP on the wire, so that it may start sending from
+ * another CPU without its packets overtaking each other?  RC: no PSN is
+ * unacknowledged.  UC has no acknowledgements: no message is half sent.
+ * Caller holds run_lock.
+ */
+bool mroce_req_idle(struct mroce_dpqp *dp)
+{
+	lockdep_assert_held(&dp->run_lock);
+	if (mroce_qp_is_rc(dp->qp))
+		return !mroce_reqwin_inflight(&dp->win);
+	return dp->req_idx == dp->req_max;
 }
 
 /**

@@ -57,6 +57,7 @@ void mroce_resp_reset(struct mroce_dpqp *dp)
 	lockdep_assert_held(&dp->run_lock);
 	mroce_respwin_init(&dp->rwin, 0, dp->res, 0);
 	memset(&dp->msg, 0, sizeof(dp->msg));
+	memset(&dp->rd, 0, sizeof(dp->rd));
 	dp->ack_pending = false;
 }
 
@@ -68,6 +69,7 @@ void mroce_resp_start(struct mroce_dpqp *dp)
 	lockdep_assert_held(&dp->run_lock);
 	mroce_respwin_init(&dp->rwin, dp->qp->attr.rq_psn, dp->res, n);
 	memset(&dp->msg, 0, sizeof(dp->msg));
+	memset(&dp->rd, 0, sizeof(dp->rd));
 	dp->ack_pending = false;
 }
 
@@ -103,6 +105,7 @@ static void mroce_resp_recv_done(struct mroce_dpqp *dp, u8 status, u8 opcode,
 void mroce_resp_flush(struct mroce_dpqp *dp)
 {
 	lockdep_assert_held(&dp->run_lock);
+	dp->rd.active = false;
 	if (dp->msg.have_rwqe)
 		mroce_resp_recv_done(dp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, 0,
 				     0, 0, false);
@@ -178,17 +181,23 @@ static struct metaroce_sge *mroce_rwqe_sges(struct mroce_dpqp *dp)
 	return (void *)((u8 *)dp->rwqe + sizeof(*dp->rwqe));
 }
 
-/* Send an ACK-type packet (ACK, NAK, atomic ACK) on the connection. */
-static void mroce_resp_send(struct mroce_dpqp *dp, u8 opcode, u8 syndrome,
-			    u32 psn, u32 msn, u64 orig)
+/*
+ * Send an ACK-type packet (ACK, NAK, atomic ACK) on the connection.
+ * Returns -ENOMEM when no skb could be had: for a NAK or an atomic ACK the
+ * requester's timer recovers, as from a lost packet; a plain ACK stays
+ * pending (mroce_resp_flush_acks()).
+ */
+static int mroce_resp_send(struct mroce_dpqp *dp, u8 opcode, u8 syndrome,
+			   u32 psn, u32 msn, u64 orig)
 {
 	struct mroce_hdr h = {};
 	struct sk_buff *skb;
 	u8 *payload;
 
-	skb = mroce_tx_alloc(dp->mdev, &dp->av, opcode, 0, &payload);
+	skb = mroce_tx_alloc(dp->mdev, &dp->av, opcode, 0, &payload,
+			     GFP_ATOMIC);
 	if (!skb)
-		return;	/* a lost ACK: the requester's timer recovers */
+		return -ENOMEM;
 	h.bth.opcode = opcode;
 	h.bth.pkey = IB_DEFAULT_PKEY_FULL;
 	h.bth.dqpn = dp->dqpn;
@@ -197,18 +206,23 @@ static void mroce_resp_send(struct mroce_dpqp *dp, u8 opcode, u8 syndrome,
 	h.aeth.msn = msn;
 	h.atmack.orig = orig;
 	mroce_tx_send(dp->mdev, &dp->av, &dp->dst, dp->sport, &h, skb);
+	return 0;
 }
 
-/* One ACK for everything received in order so far (IBTA 9.7.5.1.x). */
-void mroce_resp_flush_acks(struct mroce_dpqp *dp)
+/*
+ * One ACK for everything received in order so far (IBTA 9.7.5.1.x).
+ * Returns true when it could not be sent and stays pending: the task
+ * tries again in its next run.
+ */
+bool mroce_resp_flush_acks(struct mroce_dpqp *dp)
 {
 	lockdep_assert_held(&dp->run_lock);
 	if (!dp->ack_pending)
-		return;
-	dp->ack_pending = false;
-	mroce_resp_send(dp, MROCE_OP_RC_ACKNOWLEDGE,
-			mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID),
-			mroce_respwin_ack_psn(&dp->rwin), dp->rwin.msn, 0);
+		return false;
+	dp->ack_pending = mroce_resp_send(dp, MROCE_OP_RC_ACKNOWLEDGE,
+		mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID),
+		mroce_respwin_ack_psn(&dp->rwin), dp->rwin.msn, 0) != 0;
+	return dp->ack_pending;
 }
 
 static void mroce_resp_nak(struct mroce_dpqp *dp, u8 code, u32 psn)
@@ -245,50 +259,95 @@ static void mroce_resp_fatal(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
 	mroce_task_fatal(dp);
 }
 
-/* Answer a READ from memory: one response packet per PSN (IBTA 9.7.4.1.4). */
+/*
+ * Answer a READ from memory: one response packet per PSN (IBTA 9.7.4.1.4),
+ * FIRST..LAST or ONLY from @psn on.  The responses go out from the task
+ * (mroce_resp_read_continue()); requests that arrive meanwhile wait in the
+ * QP's receive queue until the last response is out (mroce_task_run()).
+ */
 static void mroce_resp_read_reply(struct mroce_dpqp *dp, u32 rkey, u64 va,
 				  u32 len, u32 psn, u32 msn)
 {
-	u32 n = mroce_read_npsn(len, dp->pmtu), i;
+	struct mroce_resp_read *rd = &dp->rd;
 
-	for (i = 0; i < n; i++) {
-		u32 off = i * dp->pmtu, plen = min(dp->pmtu, len - off);
-		struct mroce_hdr h = {};
-		struct sk_buff *skb;
-		u8 *payload;
+	rd->active = true;
+	rd->rkey = rkey;
+	rd->va = va;
+	rd->len = len;
+	rd->psn = psn;
+	rd->msn = msn;
+	rd->next = 0;
+	rd->npkt = mroce_read_npsn(len, dp->pmtu);
+}
 
-		if (n == 1)
-			h.bth.opcode = MROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
-		else if (!i)
-			h.bth.opcode = MROCE_OP_RC_RDMA_READ_RESPONSE_FIRST;
-		else if (i == n - 1)
-			h.bth.opcode = MROCE_OP_RC_RDMA_READ_RESPONSE_LAST;
-		else
-			h.bth.opcode = MROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
-		skb = mroce_tx_alloc(dp->mdev, &dp->av, h.bth.opcode, plen,
-				     &payload);
-		if (!skb)
-			return;
-		if (mroce_rkey_copy(dp, rkey, va + off, payload, plen,
-				    IB_ACCESS_REMOTE_READ, false)) {
-			/* The region went away under the READ. */
-			kfree_skb(skb);
-			mroce_resp_nak(dp, MROCE_NAK_REMOTE_ACCESS_ERROR,
-				       mroce_psn_add(psn, i));
-			mroce_task_fatal(dp);
-			return;
-		}
-		h.bth.pkey = IB_DEFAULT_PKEY_FULL;
-		h.bth.dqpn = dp->dqpn;
-		h.bth.psn = mroce_psn_add(psn, i);
-		h.bth.pad = mroce_padcnt(plen);
-		h.aeth.syndrome =
-			mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID);
-		h.aeth.msn = msn;
-		mroce_tx_send(dp->mdev, &dp->av, &dp->dst, dp->sport, &h, skb);
-		if (n > MROCE_TASK_BUDGET)
-			cond_resched();
+static u8 mroce_resp_read_opcode(u32 i, u32 n)
+{
+	if (n == 1)
+		return MROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
+	if (!i)
+		return MROCE_OP_RC_RDMA_READ_RESPONSE_FIRST;
+	if (i == n - 1)
+		return MROCE_OP_RC_RDMA_READ_RESPONSE_LAST;
+	return MROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
+}
+
+/*
+ * Send the next response of the READ being answered.  Returns 0, -ENOMEM
+ * (try again in a later run) or -EFAULT (the region went away under the
+ * READ: NAKed, the QP goes to ERR).
+ */
+static int mroce_resp_read_one(struct mroce_dpqp *dp)
+{
+	struct mroce_resp_read *rd = &dp->rd;
+	u32 off = rd->next * dp->pmtu, plen = min(dp->pmtu, rd->len - off);
+	u32 psn = mroce_psn_add(rd->psn, rd->next);
+	struct mroce_hdr h = {};
+	struct sk_buff *skb;
+	u8 *payload;
+
+	h.bth.opcode = mroce_resp_read_opcode(rd->next, rd->npkt);
+	skb = mroce_tx_alloc(dp->mdev, &dp->av, h.bth.opcode, plen, &payload,
+			     GFP_ATOMIC);
+	if (!skb)
+		return -ENOMEM;
+	if (mroce_rkey_copy(dp, rd->rkey, rd->va + off, payload, plen,
+			    IB_ACCESS_REMOTE_READ, false)) {
+		kfree_skb(skb);
+		rd->active = false;
+		mroce_resp_nak(dp, MROCE_NAK_REMOTE_ACCESS_ERROR, psn);
+		mroce_task_fatal(dp);
+		return -EFAULT;
 	}
+	h.bth.pkey = IB_DEFAULT_PKEY_FULL;
+	h.bth.dqpn = dp->dqpn;
+	h.bth.psn = psn;
+	h.bth.pad = mroce_padcnt(plen);
+	h.aeth.syndrome = mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID);
+	h.aeth.msn = rd->msn;
+	mroce_tx_send(dp->mdev, &dp->av, &dp->dst, dp->sport, &h, skb);
+	if (++rd->next == rd->npkt)
+		rd->active = false;
+	return 0;
+}
+
+/**
+ * mroce_resp_read_continue() - send responses of the READ being answered
+ * @dp: the QP's data path
+ * @budget: packets this run may still send; decremented
+ *
+ * Stops when the READ is answered, the budget is spent or no skb can be
+ * had (the task runs again: dp->rd stays active).  Caller holds run_lock.
+ */
+void mroce_resp_read_continue(struct mroce_dpqp *dp, int *budget)
+{
+	lockdep_assert_held(&dp->run_lock);
+	while (dp->rd.active && *budget > 0 && !dp->error) {
+		if (mroce_resp_read_one(dp))
+			break;
+		(*budget)--;
+	}
+	if (dp->error)
+		dp->rd.active = false;
 }
 
 /*

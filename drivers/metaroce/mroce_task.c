@@ -9,11 +9,13 @@
  *   mroce_dp_modify()      every modify_qp, with qp->state_lock held
  *   mroce_dp_kick_sq()     the send doorbell (and kernel post_send)
  *
- * Receive: mroce_task_rx() runs in softirq; it only finds the QP (by the
- * BTH destination QPN) and queues the skb.  The task then checks the
- * packet (headers against the opcode table, ICRC, P_Key) and hands it to
- * the responder (requests) or the completer (responses), at most
- * MROCE_TASK_BUDGET packets per run before it requeues itself.
+ * Receive: mroce_task_rx() runs in softirq; it finds the QP (by the BTH
+ * destination QPN), queues the skb and, when the task is idle, runs it
+ * right there (run to completion, no context switch).  The task checks
+ * each packet (headers against the opcode table, ICRC, P_Key, peer
+ * address) and hands it to the responder (requests) or the completer
+ * (responses), at most MROCE_TASK_BUDGET packets per run; what is left
+ * goes to the QP's worker.  Locking and CPU rules: mroce_dp.h.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -35,19 +37,66 @@ u64 mroce_task_now(void)
 void mroce_task_schedule(struct mroce_dpqp *dp)
 {
 	/*
-	 * Always the same CPU: packets a veth carries are queued per CPU, and
-	 * a QP that sent from two CPUs would reorder its own packets.
+	 * Always the QP's CPU: packets a veth carries are queued per CPU,
+	 * and a QP that sent from two CPUs would reorder its own packets.
 	 */
 	if (!test_bit(MROCE_TASK_DEAD, &dp->flags))
-		queue_work_on(dp->cpu, system_highpri_wq, &dp->work);
+		queue_work_on(READ_ONCE(dp->cpu), system_highpri_wq, &dp->work);
 }
 
+/*
+ * Does the requester run here?  A connected QP sends from its own CPU
+ * only (see mroce_task_schedule()); a UD QP from anywhere.  Caller has BH
+ * (hence migration) disabled.
+ */
+static bool mroce_task_req_here(struct mroce_dpqp *dp)
+{
+	return !mroce_qp_connected(dp->qp) ||
+	       smp_processor_id() == READ_ONCE(dp->cpu);
+}
+
+static bool mroce_task_run(struct mroce_dpqp *dp, bool req);
+
+/*
+ * After a run: anything that arrived while the lock was held (another
+ * CPU's packet, the timer) or that the run left over goes to the worker.
+ * The full barrier pairs with the one in mroce_task_rx(): either that
+ * side's trylock saw the lock free, or we see its packet here.
+ */
+static void mroce_task_after(struct mroce_dpqp *dp, bool more)
+{
+	smp_mb();
+	if (more || !skb_queue_empty(&dp->rxq) ||
+	    test_bit(MROCE_TASK_TIMER, &dp->flags))
+		mroce_task_schedule(dp);
+}
+
+/*
+ * Run the task in the current context if it is idle.  Caller has BH
+ * disabled (softirq, or local_bh_disable()).  Returns false when another
+ * context holds the task: that one, or the worker, picks the work up.
+ */
+static bool mroce_task_try_run(struct mroce_dpqp *dp)
+{
+	bool more;
+
+	if (test_bit(MROCE_TASK_DEAD, &dp->flags) ||
+	    !spin_trylock(&dp->run_lock))
+		return false;
+	more = mroce_task_run(dp, mroce_task_req_here(dp));
+	spin_unlock(&dp->run_lock);
+	mroce_task_after(dp, more);
+	return true;
+}
+
+/* Soft hrtimer (softirq): transport / RNR timer. */
 static enum hrtimer_restart mroce_task_timer_fn(struct hrtimer *t)
 {
 	struct mroce_dpqp *dp = container_of(t, struct mroce_dpqp, timer);
 
 	set_bit(MROCE_TASK_TIMER, &dp->flags);
-	mroce_task_schedule(dp);
+	if (!mroce_task_try_run(dp))
+		mroce_task_schedule(dp);
 	return HRTIMER_NORESTART;
 }
 
@@ -79,7 +128,8 @@ static void mroce_task_arm(struct mroce_dpqp *dp)
 	lockdep_assert_held(&dp->run_lock);
 	if (mroce_qp_is_rc(dp->qp) && !dp->error &&
 	    mroce_reqwin_next_event(&dp->win, &at))
-		hrtimer_start(&dp->timer, ns_to_ktime(at), HRTIMER_MODE_ABS);
+		hrtimer_start(&dp->timer, ns_to_ktime(at),
+			      HRTIMER_MODE_ABS_SOFT);
 	else
 		hrtimer_try_to_cancel(&dp->timer);
 }
@@ -191,11 +241,13 @@ static void mroce_task_rx_one(struct mroce_dpqp *dp, struct sk_buff *skb,
 }
 
 /*
- * One run of the task: received packets, ACKs, the retransmission timer,
- * then the requester.  Caller holds dp->run_lock.  Returns true when work
- * is left for another run.
+ * One run of the task: the READ the responder is answering, received
+ * packets, ACKs, the retransmission timer, then the requester if @req
+ * (the caller runs on the QP's CPU).  Caller holds dp->run_lock.  Returns
+ * true when work is left for another run (budget spent, a READ still being
+ * answered, an skb that could not be allocated, requester work elsewhere).
  */
-static bool mroce_task_run(struct mroce_dpqp *dp)
+static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 {
 	int budget = MROCE_TASK_BUDGET;
 	enum ib_qp_state state;
@@ -204,12 +256,20 @@ static bool mroce_task_run(struct mroce_dpqp *dp)
 
 	lockdep_assert_held(&dp->run_lock);
 	state = READ_ONCE(dp->qp->state);
-	while (budget > 0 && (skb = skb_dequeue(&dp->rxq))) {
+	/*
+	 * Requests behind a READ wait until it is answered, so that no ACK
+	 * for them overtakes its responses (IBTA 9.7.5.1.x).
+	 */
+	mroce_resp_read_continue(dp, &budget);
+	while (budget > 0 && !dp->rd.active &&
+	       (skb = skb_dequeue(&dp->rxq))) {
 		budget--;
 		mroce_task_rx_one(dp, skb, state);
+		mroce_resp_read_continue(dp, &budget);
 	}
-	if (mroce_qp_is_rc(dp->qp) && !dp->error)
-		mroce_resp_flush_acks(dp);
+	if (mroce_qp_is_rc(dp->qp) && !dp->error &&
+	    mroce_resp_flush_acks(dp))
+		more = true;
 
 	if (test_and_clear_bit(MROCE_TASK_TIMER, &dp->flags) &&
 	    mroce_qp_is_rc(dp->qp) && !dp->error &&
@@ -217,12 +277,16 @@ static bool mroce_task_run(struct mroce_dpqp *dp)
 		mroce_comp_timer(dp);
 
 	if ((state == IB_QPS_RTS || state == IB_QPS_SQD) && !dp->error) {
-		budget = MROCE_TASK_BUDGET;
-		mroce_req_run(dp, &budget);
-		more = budget <= 0;
+		if (req) {
+			budget = MROCE_TASK_BUDGET;
+			mroce_req_run(dp, &budget);
+			more |= budget <= 0;
+		} else if (mroce_req_pending(dp)) {
+			more = true;
+		}
 	}
 	mroce_task_arm(dp);
-	return more || !skb_queue_empty(&dp->rxq);
+	return more || dp->rd.active || !skb_queue_empty(&dp->rxq);
 }
 
 static void mroce_task_work(struct work_struct *work)
@@ -230,40 +294,39 @@ static void mroce_task_work(struct work_struct *work)
 	struct mroce_dpqp *dp = container_of(work, struct mroce_dpqp, work);
 	bool more;
 
-	mutex_lock(&dp->run_lock);
-	more = mroce_task_run(dp);
-	mutex_unlock(&dp->run_lock);
-	if (more)
-		mroce_task_schedule(dp);
+	spin_lock_bh(&dp->run_lock);
+	more = mroce_task_run(dp, mroce_task_req_here(dp));
+	spin_unlock_bh(&dp->run_lock);
+	mroce_task_after(dp, more);
 }
 
 /*
- * The send doorbell of a user QP is a system call of the process that
- * posted.  When it runs on the task's CPU and the task is idle, run the
- * task right here instead of waking a worker to do it: a context switch
- * less per message, which is most of a small message's latency.  On
- * another CPU an RC QP's packets could overtake each other in the per-CPU
- * receive backlogs of the veth, so RC goes to the worker then; UD carries
- * no order between messages, so UD sends always go out (and complete)
- * before the doorbell returns, as with rxe.
+ * The send doorbell of a user QP is a system call of the posting process:
+ * run the task right there when it is idle, instead of waking a worker, a
+ * context switch less per message.  A connected QP sends from its own CPU
+ * only; when the doorbell rings on another CPU while nothing of the QP is
+ * in flight, the QP moves to this CPU (nothing can be overtaken then), so
+ * the QP's CPU follows the process that posts.  Caller has BH disabled.
  */
-static bool mroce_task_run_inline(struct mroce_dpqp *dp)
+static bool mroce_task_doorbell(struct mroce_dpqp *dp)
 {
-	bool ran = false, more = false;
+	bool more;
+	int cpu;
 
-	migrate_disable();
-	if ((raw_smp_processor_id() == dp->cpu || !mroce_qp_is_rc(dp->qp)) &&
-	    !work_pending(&dp->work) &&
-	    !test_bit(MROCE_TASK_DEAD, &dp->flags) &&
-	    mutex_trylock(&dp->run_lock)) {
-		more = mroce_task_run(dp);
-		mutex_unlock(&dp->run_lock);
-		ran = true;
+	if (test_bit(MROCE_TASK_DEAD, &dp->flags) ||
+	    !spin_trylock(&dp->run_lock))
+		return false;
+	cpu = smp_processor_id();
+	if (cpu != dp->cpu && mroce_qp_connected(dp->qp) &&
+	    !mroce_req_idle(dp)) {
+		spin_unlock(&dp->run_lock);
+		return false;
 	}
-	migrate_enable();
-	if (more)
-		mroce_task_schedule(dp);
-	return ran;
+	WRITE_ONCE(dp->cpu, cpu);
+	more = mroce_task_run(dp, true);
+	spin_unlock(&dp->run_lock);
+	mroce_task_after(dp, more);
+	return true;
 }
 
 /**
@@ -296,8 +359,15 @@ void mroce_task_rx(struct mroce_dev *mdev, struct sk_buff *skb)
 		mroce_count(mdev, MROCE_CNT_RX_DROP_OVERRUN);
 		goto drop;
 	}
+	/*
+	 * Run to completion here when the task is idle, as rxe's responder
+	 * does: no context switch per packet.  The queue keeps the packets
+	 * of one QP in order whichever CPU they arrive on; a packet that
+	 * finds the task busy is left to its owner (mroce_task_after()).
+	 */
 	skb_queue_tail(&dp->rxq, skb);
-	mroce_task_schedule(dp);
+	smp_mb();
+	mroce_task_try_run(dp);
 	return;
 drop:
 	kfree_skb(skb);
@@ -325,10 +395,10 @@ int mroce_dp_qp_create(struct mroce_qp *qp, struct ib_qp_init_attr *init)
 	 * its doorbells can then run the task inline.
 	 */
 	dp->cpu = raw_smp_processor_id();
-	mutex_init(&dp->run_lock);
+	spin_lock_init(&dp->run_lock);
 	INIT_WORK(&dp->work, mroce_task_work);
 	INIT_WORK(&dp->err_work, mroce_task_err_work);
-	hrtimer_init(&dp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	hrtimer_init(&dp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	dp->timer.function = mroce_task_timer_fn;
 	skb_queue_head_init(&dp->rxq);
 
@@ -349,7 +419,6 @@ err_req:
 err_dst:
 	dst_cache_destroy(&dp->dst);
 err_free:
-	mutex_destroy(&dp->run_lock);
 	kfree(dp);
 	return err;
 }
@@ -379,7 +448,6 @@ void mroce_dp_qp_destroy(struct mroce_qp *qp)
 	mroce_resp_fini(dp);
 	mroce_req_fini(dp);
 	dst_cache_destroy(&dp->dst);
-	mutex_destroy(&dp->run_lock);
 	qp->dp = NULL;
 	kfree(dp);
 }
@@ -405,7 +473,7 @@ void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 	lockdep_assert_held(&qp->state_lock);
 	if (!dp)
 		return;
-	mutex_lock(&dp->run_lock);
+	spin_lock_bh(&dp->run_lock);
 	if (mask & (IB_QP_AV | IB_QP_DEST_QPN)) {
 		dst_cache_reset(&dp->dst);
 		dp->av = qp->av;
@@ -441,7 +509,7 @@ void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 	default:
 		break;
 	}
-	mutex_unlock(&dp->run_lock);
+	spin_unlock_bh(&dp->run_lock);
 	if (next == IB_QPS_RTS || next == IB_QPS_SQD)
 		mroce_task_schedule(dp);
 }
@@ -450,10 +518,21 @@ void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 void mroce_dp_kick_sq(struct mroce_qp *qp)
 {
 	enum ib_qp_state state = READ_ONCE(qp->state);
+	bool ran;
 
 	if (!qp->dp || (state != IB_QPS_RTS && state != IB_QPS_SQD))
 		return;
-	if (qp->is_user && mroce_task_run_inline(qp->dp))
+	/*
+	 * A kernel consumer may post from hard interrupt context (a CQ
+	 * handler, say), where the task cannot run: the worker sends then.
+	 */
+	if (in_hardirq() || irqs_disabled()) {
+		mroce_task_schedule(qp->dp);
 		return;
-	mroce_task_schedule(qp->dp);
+	}
+	local_bh_disable();
+	ran = mroce_task_doorbell(qp->dp);
+	local_bh_enable();
+	if (!ran)
+		mroce_task_schedule(qp->dp);
 }
