@@ -167,12 +167,12 @@ if part peer; then
 fi
 
 # ACKs inside a READ: DEV1 READs 16 packets from DEV2 whose packets netem
-# holds back 500 ms; meanwhile ACKs for PSNs inside the READ, forged from
+# holds back 3 s; meanwhile ACKs for PSNs inside the READ, forged from
 # DEV2's address, reach DEV1 at once (sent in NS1, they go through lo).
 # They must not count as acknowledgements: the READ completes with every
 # byte of DEV2's region.
 read_ack() {
-	local ready=$DP_LOGS/inject.go ilog=$DP_LOGS/inject-read-ack.log ipid psn seq0
+	local ready=$DP_LOGS/inject.go ilog=$DP_LOGS/inject-read-ack.log ipid psn seq0 t0 ms
 	rm -f "$ready"
 	victim_start read_ack || { t_fail "victim read_ack: no victim QP"; return; }
 	psn=$(printf '0x%x' $((0x101)))
@@ -181,20 +181,27 @@ read_ack() {
 	ipid=$!
 	busywait 60000 grep -q '^ready' "$ilog" || t_fail "read_ack: injector not ready"
 	seq0=$(cnt rx_drop_seq)
-	ip netns exec "$NS2" tc qdisc add dev "$V2" root netem delay 500ms
+	echo "#   $DEV1 before read_ack: $(dp_counters "$DEV1")"
+	ip netns exec "$NS2" tc qdisc add dev "$V2" root netem delay 3000ms
 	echo go >&"${VICTIM[1]}"
 	busywait 5000 grep -q '^posted' "$VLOG"
 	sleep 0.2
+	t0=$(date +%s%N)
 	touch "$ready"
 	wait $ipid
+	ms=$((($(date +%s%N) - t0) / 1000000))
 	wait $VPID
 	ip netns exec "$NS2" tc qdisc del dev "$V2" root
+	# The ACKs count only if they came before the held-back responses.
+	t_check "read_ack: the forged ACKs were out within 2.5 s (${ms} ms)" \
+		test "$ms" -lt 2500
 	if grep -q "^ok victim_read_ack" "$VLOG"; then
 		t_pass "forged ACKs inside an outstanding READ are ignored, data verified"
 	else
 		t_fail "forged ACKs inside a READ: $(grep victim_ "$VLOG")"
 		sed 's/^/#   inj: /' "$ilog"
 	fi
+	echo "#   $DEV1 after read_ack: $(dp_counters "$DEV1")"
 	t_check "read_ack: the 4 forged ACKs arrived and were counted in rx_drop_seq" \
 		test $(($(cnt rx_drop_seq) - seq0)) -ge 4
 }

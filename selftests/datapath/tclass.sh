@@ -25,10 +25,13 @@ for fam in v4 v6; do
 	sleep 1
 	kill "$tpid" 2>/dev/null
 	wait "$tpid" 2>/dev/null
-	all=$(grep -cE '^[0-9:.]+ IP6? \(' "$cap")
-	good=$(grep -E '^[0-9:.]+ IP6? \(' "$cap" | grep -c "$key")
+	# One snapshot: tcpdump (under timeout, not killed with the
+	# subshell) may still be writing lines it had buffered.
+	pkts=$(grep -E '^[0-9:.]+ IP6? \(' "$cap")
+	all=$(grep -c . <<<"$pkts")
+	good=$(grep -c "$key" <<<"$pkts")
 	t_check "$fam: all $all captured RoCEv2 packets carry $key ($good do)" \
 		test "$all" -gt 20 -a "$good" -eq "$all"
-	grep -E '^[0-9:.]+ IP6? \(' "$cap" | grep -v "$key" | head -3 | sed 's/^/#   /'
+	grep -v "$key" <<<"$pkts" | head -3 | sed 's/^/#   /'
 done
 t_done
