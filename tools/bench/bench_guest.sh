@@ -26,16 +26,18 @@ PORT=18600
 mkdir -p "$LOGS"
 : >"$RAW"
 
-# name|tool|size|iterations|kind(bw: MB/s average, lat: typical usec)
+# name|tool|size|iterations|kind(bw: MB/s average, lat: typical usec)|QPs
 ROWS=(
-	"ib_write_bw 4 KiB|ib_write_bw|4096|2000|bw"
-	"ib_write_bw 64 KiB|ib_write_bw|65536|400|bw"
-	"ib_send_bw 4 KiB|ib_send_bw|4096|2000|bw"
-	"ib_send_bw 64 KiB|ib_send_bw|65536|400|bw"
-	"ib_read_bw 4 KiB|ib_read_bw|4096|2000|bw"
-	"ib_read_bw 64 KiB|ib_read_bw|65536|400|bw"
-	"ib_write_lat 2 B|ib_write_lat|2|2000|lat"
-	"ib_send_lat 2 B|ib_send_lat|2|2000|lat"
+	"ib_write_bw 4 KiB|ib_write_bw|4096|2000|bw|1"
+	"ib_write_bw 64 KiB|ib_write_bw|65536|400|bw|1"
+	"ib_send_bw 4 KiB|ib_send_bw|4096|2000|bw|1"
+	"ib_send_bw 64 KiB|ib_send_bw|65536|400|bw|1"
+	"ib_read_bw 4 KiB|ib_read_bw|4096|2000|bw|1"
+	"ib_read_bw 64 KiB|ib_read_bw|65536|400|bw|1"
+	"ib_write_bw 64 KiB, 4 QPs|ib_write_bw|65536|200|bw|4"
+	"ib_read_bw 64 KiB, 4 QPs|ib_read_bw|65536|200|bw|4"
+	"ib_write_lat 2 B|ib_write_lat|2|2000|lat|1"
+	"ib_send_lat 2 B|ib_send_lat|2|2000|lat|1"
 )
 
 die() { echo "bench: $*" >&2; exit 1; }
@@ -105,37 +107,43 @@ stack_down() {
 }
 
 ctxt() { awk '/^ctxt/ { print $2 }' /proc/stat; }
+# Busy CPU time of the whole VM (user, nice, system, irq, softirq), ticks.
+busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
 
-# run_once STACK ROW LOG: one perftest run; prints the figure (or "fail")
-# and the context switches of the whole VM per message during the run.
+# run_once STACK ROW LOG: one perftest run; prints the figure (or "fail"),
+# the context switches of the whole VM per message during the run and,
+# for bandwidth rows, the VM's busy CPU milliseconds per MiB moved.
 run_once() {
-	local stack=$1 row=$2 log=$3 name tool size n kind spid i c0 c1
-	IFS='|' read -r name tool size n kind <<<"$row"
+	local stack=$1 row=$2 log=$3 name tool size n kind qps spid i c0 c1 b0 b1
+	IFS='|' read -r name tool size n kind qps <<<"$row"
 	timeout 120 "$tool" -d "$DB" -x "$GB" -F -s "$size" -n "$n" -p $PORT \
-		>"$log.server" 2>&1 &
+		-q "$qps" >"$log.server" 2>&1 &
 	spid=$!
 	for i in $(seq 100); do
 		ss -Hltn "sport = :$PORT" | grep -q . && break
 		sleep 0.1
 	done
-	c0=$(ctxt)
+	c0=$(ctxt) b0=$(busy)
 	timeout 120 "$tool" -d "$DA" -x "$GA" -F -s "$size" -n "$n" -p $PORT \
-		$IP_B >"$log.client" 2>&1
+		-q "$qps" $IP_B >"$log.client" 2>&1
 	local crc=$?
-	c1=$(ctxt)
+	c1=$(ctxt) b1=$(busy)
 	wait $spid
 	local src=$?
 	if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
-		echo fail -
+		echo fail - -
 		return
 	fi
 	# bw: "#bytes #iterations BW-peak BW-average MsgRate";
 	# lat: "#bytes #iterations t_min t_max t_typical ...".
-	awk -v s="$size" -v k="$kind" -v cs="$(((c1 - c0) / n))" '
+	# /proc/stat ticks are 10 ms (USER_HZ 100).
+	awk -v s="$size" -v k="$kind" -v cs="$(((c1 - c0) / (n * qps)))" \
+	    -v ms="$(((b1 - b0) * 10))" -v mib="$((size * n * qps))" '
 		$1 == s && NF >= 5 && $2 ~ /^[0-9]+$/ {
-			print ((k == "bw") ? $4 : $5), cs; found = 1; exit
+			cpu = (k == "bw") ? sprintf("%.1f", ms / (mib / 1048576)) : "-"
+			print ((k == "bw") ? $4 : $5), cs, cpu; found = 1; exit
 		}
-		END { if (!found) print "fail -" }' "$log.client"
+		END { if (!found) print "fail - -" }' "$log.client"
 }
 
 # measure STACK ROW ROUND: "figure ctxt" of one run, or "fail -".  perftest
@@ -143,18 +151,18 @@ run_once() {
 # the host is busy the estimate can fail and the run reports inf or 0.
 # Such a run is repeated (up to three tries in all).
 measure() {
-	local stack=$1 row=$2 round=$3 tool size v cs try
-	IFS='|' read -r _ tool size _ _ <<<"$row"
+	local stack=$1 row=$2 round=$3 tool size qps v cs cpu try
+	IFS='|' read -r _ tool size _ _ qps <<<"$row"
 	for try in 1 2 3; do
-		read -r v cs < <(run_once "$stack" "$row" \
-			"$LOGS/$stack-$tool-$size-$round-$try")
+		read -r v cs cpu < <(run_once "$stack" "$row" \
+			"$LOGS/$stack-$tool-$size-q$qps-$round-$try")
 		case $v in
 		fail) break ;;
 		inf | -inf | nan | -nan | 0 | 0.0 | 0.00) v=fail ;;
 		*) break ;;
 		esac
 	done
-	echo "$v|$cs"
+	echo "$v|$cs|$cpu"
 }
 
 median() { # numbers on stdin
@@ -190,20 +198,26 @@ elapsed=$(($(date +%s) - start))
 	echo "Kernel $(uname -r) under QEMU ($(nproc) vCPUs, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB)."
 	echo "Both stacks in the same VM on the same veth pair, one after the other,"
 	echo "$RUNS rounds; each figure is the median of the rounds (${elapsed} s in all)."
+	echo "Host load average when the VM started: ${MROCE_T_BENCH_LOAD:-unknown}"
+	echo "(2 host cores: above 1, other work was competing with the VM)."
 	echo "Bandwidth: perftest's BW average in MB/s (higher is better);"
 	echo "latency: t_typical in usec (lower is better).  Ratio = MetaRoCE / rxe."
 	echo "ctxt/msg: context switches of the whole VM per message during the"
 	echo "client's run (/proc/stat), a cost that does not depend on host load."
+	echo "CPU ms/MiB: busy CPU time of the whole VM (both ends, all contexts)"
+	echo "per MiB moved, bandwidth rows."
 	echo
-	echo "| test | rxe | MetaRoCE | ratio | MetaRoCE not slower | ctxt/msg rxe | ctxt/msg MetaRoCE |"
-	echo "|---|---|---|---|---|---|---|"
+	echo "| test | rxe | MetaRoCE | ratio | MetaRoCE not slower | ctxt/msg rxe | ctxt/msg MetaRoCE | CPU ms/MiB rxe | CPU ms/MiB MetaRoCE |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 	for row in "${ROWS[@]}"; do
-		IFS='|' read -r name tool size n kind <<<"$row"
+		IFS='|' read -r name tool size n kind _ <<<"$row"
 		r=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
 		m=$(grep -F "metaroce|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
 		fails=$(grep -F "|$name|" "$RAW" | grep -c '|fail|')
 		rc=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f5 | grep -v - | median)
 		mc=$(grep -F "metaroce|$name|" "$RAW" | cut -d'|' -f5 | grep -v - | median)
+		ru=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
+		mu=$(grep -F "metaroce|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
 		ratio=- ok=-
 		if [ "$r" != - ] && [ "$m" != - ]; then
 			ratio=$(awk -v a="$m" -v b="$r" 'BEGIN { printf "%.2f", a / b }')
@@ -214,14 +228,14 @@ elapsed=$(($(date +%s) - start))
 			fi
 		fi
 		[ "$fails" -gt 0 ] && ok="$ok ($fails failed runs)"
-		echo "| $name | $r | $m | $ratio | $ok | $rc | $mc |"
+		echo "| $name | $r | $m | $ratio | $ok | $rc | $mc | $ru | $mu |"
 	done
 	echo
 	if [ -f "$ROOT/tools/bench/notes.md" ]; then
 		cat "$ROOT/tools/bench/notes.md"
 		echo
 	fi
-	echo "Raw figures (stack|test|round|value|context switches per message):"
+	echo "Raw figures (stack|test|round|value|context switches per message|CPU ms per MiB):"
 	echo
 	echo '```'
 	cat "$RAW"
