@@ -36,7 +36,7 @@ help:
 	@echo "make install       install metaroce.ko under /lib/modules/<kver> and run depmod"
 	@echo "make deps          install the Debian packages the project needs (root)"
 	@echo "make check         host tests, then the selftests in a QEMU guest"
-	@echo "make demo          two namespaces, a veth, a MetaRoCE device on each side"
+	@echo "make demo          two namespaces, a MetaRoCE device on each side, RC traffic"
 	@echo "make bench         perftest, MetaRoCE vs rdma_rxe in one VM: bench/results.md"
 	@echo "make unit | coverage | fuzz   transport core tests on the host"
 	@echo "variables: KVER= KDIR= W=1 C=1 VM_KVM=1 VM_TIMEOUT=<s>"

@@ -4,7 +4,8 @@
 # `make check`: every test, fastest first.
 #   1. build checks on the host: metaroce.ko with W=1 (no warnings), sparse
 #      (make C=2), the provider;
-#   2. host unit tests and a short fuzz smoke of the transport core;
+#   2. host unit tests and a short fuzz smoke of the transport core, and
+#      the newcomer path (tools/newcomer_test.sh);
 #   3. the VM runner's own check (a planted splat must fail a run);
 #   4. all VM selftests in one QEMU boot.
 # Ends with one line "N passed, N failed, N skipped"; exits non-zero on any
@@ -82,26 +83,41 @@ if [ -f userspace/Makefile ]; then
 	fi
 fi
 
+# tap_run TITLE LOG CMD...: run CMD, which prints TAP, and count its
+# results; exit status 4 with no result is a skip.
+tap_run() {
+	local title=$1 log=$2 rc
+	shift 2
+	"$@" >"$log" 2>&1
+	rc=$?
+	if [ "$rc" -eq 4 ] && ! grep -qE '^(not )?ok [0-9]' "$log"; then
+		skp "$title" "$(grep -m1 -o 'SKIP.*' "$log")"
+		return
+	fi
+	count_tap "$log"
+	grep -E '^not ok' "$log"
+	if [ "$rc" -ne 0 ] && ! grep -qE '^not ok' "$log"; then
+		tail -20 "$log"
+		nok "$* exited $rc"
+	fi
+	echo "$title: $(grep -cE '^ok' "$log") ok, $(grep -cE '^not ok' "$log") not ok"
+}
+
 # host_tap TITLE TARGET: run a make target that prints TAP and count it.
 host_tap() {
-	local title=$1 target=$2 log=$LOG/$2.log rc
+	local title=$1 target=$2
 	echo "== $title"
 	if [ ! -f "selftests/${target%%-*}/Makefile" ]; then
 		skp "$title" "selftests/${target%%-*} does not exist yet"
 		return
 	fi
-	make -s "$target" >"$log" 2>&1
-	rc=$?
-	count_tap "$log"
-	grep -E '^not ok' "$log"
-	if [ "$rc" -ne 0 ] && ! grep -qE '^not ok' "$log"; then
-		tail -20 "$log"
-		nok "make $target exited $rc"
-	fi
-	echo "$target: $(grep -cE '^ok' "$log") ok, $(grep -cE '^not ok' "$log") not ok"
+	tap_run "$target" "$LOG/$target.log" make -s "$target"
 }
 host_tap "host unit tests" unit
 host_tap "fuzz smoke" fuzz-smoke
+
+echo "== newcomer path (make demo, bench and check before the kernel is installed)"
+tap_run newcomer "$LOG/newcomer.log" "$ROOT/tools/newcomer_test.sh"
 
 echo "== VM runner self-check"
 "$ROOT/tools/vm/selftest.sh" >"$LOG/vm-selftest.log" 2>&1

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * MetaRoCE: a software RDMA provider for AI-scale Ethernet.
+ * MetaRoCE: a software RoCEv2 RDMA device on an Ethernet netdev.
  *
  * Driver-wide types shared by the mroce_*.c files.  Each file has one role:
  *   mroce_main.c   module init/exit, rdma link type, netdev notifier
- *   mroce_dev.c    ib_device life cycle, port and device attributes
- *   mroce_net.c    per-network-namespace UDP tunnel socket, receive hook
+ *   mroce_dev.c    ib_device life cycle, port and device attributes,
+ *                  counters
+ *   mroce_net.c    per-network-namespace UDP tunnel sockets (IPv4 and
+ *                  IPv6), receive hook, skb transmit
  *   mroce_verbs.c  ib_device_ops table and verbs entry points
+ * The verbs objects are listed in mroce_verbs.h, the data path files in
+ * mroce_dp.h, the portable transport core (core/) in Documentation/core.rst.
  */
 #ifndef MROCE_H
 #define MROCE_H
@@ -25,7 +29,11 @@
 #define MROCE_GID_TBL_LEN	1024
 #define MROCE_MAX_MTU		IB_MTU_4096
 
-/* Device-wide counters, exported through rdma_hw_stats. */
+/*
+ * Device-wide counters, exported through rdma_hw_stats (`rdma statistic
+ * show link <dev>/1`); names in mroce_dev.c, meanings in
+ * Documentation/datapath.rst.
+ */
 enum mroce_counter {
 	MROCE_CNT_RX_PKTS,
 	MROCE_CNT_RX_DROP_NO_QP,

@@ -125,7 +125,7 @@ module_init(mroce_init);
 module_exit(mroce_exit);
 
 MODULE_AUTHOR("MetaRoCE developers");
-MODULE_DESCRIPTION("MetaRoCE: RDMA over lossy, multipath Ethernet (RoCEv2 compatible)");
+MODULE_DESCRIPTION("MetaRoCE: software RoCEv2 RDMA device on an Ethernet netdev");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_ALIAS_RDMA_LINK(MROCE_LINK_TYPE);
 /* Userspace reaches the device through ib_uverbs: load it with us. */

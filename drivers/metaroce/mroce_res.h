@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * Per-device tables of verbs objects, embedded in struct mroce_dev.
- * Initialised by mroce_res_init() from ib_device_ops.enable_driver.
+ * Initialised by mroce_enable_driver() (ib_device_ops.enable_driver).
  */
 #ifndef MROCE_RES_H
 #define MROCE_RES_H
@@ -35,7 +35,6 @@ struct mroce_res {
 	struct xarray ah_xa;
 	u32 next_mr;
 	u32 next_srq;
-	u32 next_ah;
 	atomic_t num_qp;
 	atomic_t num_cq;
 	atomic_t num_srq;

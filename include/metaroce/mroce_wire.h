@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * MetaRoCE wire format: RoCEv2 constants shared by the kernel module, the
- * portable transport core, the simulator and the tools.
+ * MetaRoCE wire format: RoCEv2 constants shared by the kernel module and
+ * the portable transport core (and through it the host tests and fuzzers).
  *
  * Only constants live here (no structures, no types), so that every user can
  * include it whatever its environment.  The byte layouts are documented in

@@ -6,9 +6,10 @@
  * this header describes the part of that ABI the MetaRoCE provider uses:
  * the layouts libibverbs reads or writes by offset, and the prototypes of
  * the IBVERBS_PRIVATE_34 functions we call.  Every size and offset we rely
- * on is checked with _Static_assert (x86_64 LP64 values, as documented in
- * shared/PROVIDER-ABI.md).  The Makefile refuses to build against another
- * libibverbs version (MROCE_PABI_LIBIBVERBS below).
+ * on is checked with _Static_assert (x86_64 LP64 values of the structures
+ * in rdma-core v44.0's libibverbs/driver.h and kern-abi.h, which Debian does
+ * not install).  The Makefile refuses to build against another libibverbs
+ * version (MROCE_PABI_LIBIBVERBS below).
  */
 #ifndef MROCE_PABI_H
 #define MROCE_PABI_H
@@ -411,7 +412,10 @@ int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 			 uint16_t lid);
 
-/* Layout checks: shared/PROVIDER-ABI.md sections 2 and 2.10. */
+/*
+ * Layout checks: x86_64 sizes and offsets of rdma-core v44.0's provider
+ * structures (driver.h) and command structures (kern-abi.h).
+ */
 MROCE_CHECK_SIZE(struct mroce_list_node, 16);
 MROCE_CHECK_SIZE(struct verbs_match_ent, 24);
 MROCE_CHECK_OFF(struct verbs_match_ent, u, 8);

@@ -9,6 +9,10 @@
  * DCQCN (rate-based, reacts to CNP) and a delay-based window controller
  * (Swift/NSCC-like) plug in here.  MROCE_CC_PRIV_WORDS of private state
  * live in struct mroce_cc, so no controller allocates.
+ *
+ * Not used by the kernel module yet (it sends at line rate within its
+ * window): built and tested on the host (selftests/unit) until the sender
+ * paces with it; Kbuild links it then.
  */
 #ifndef MROCE_CC_H
 #define MROCE_CC_H

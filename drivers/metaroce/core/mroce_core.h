@@ -4,7 +4,7 @@
  *
  * Every core file includes this header and nothing else from outside
  * drivers/metaroce/core/ and include/metaroce/.  In the kernel these are the
- * kernel's own headers; host programs (unit tests, fuzzers, simulator) put
+ * kernel's own headers; host programs (unit tests, fuzzers) put
  * selftests/unit/shim/ first on the include path, which provides the same
  * few names (u8..u64, bool, size_t, NULL, memcpy/memset, errno values,
  * ARRAY_SIZE, BUILD_BUG_ON) for a hosted C library.  Keep the list short:

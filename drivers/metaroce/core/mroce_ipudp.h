@@ -3,9 +3,11 @@
  * IPv4/IPv6 and UDP headers of RoCEv2 packets (IBTA A17.4, RFC 791,
  * RFC 8200, RFC 768), and whole-packet encode/decode with ICRC.
  *
- * The kernel module lets the IP stack build and check these headers; this
- * codec serves the host tools, the simulator, the test vectors and the
- * fuzzers, which see packets as flat buffers starting at the IP header.
+ * The kernel module builds its own IP and UDP headers (mroce_net.c) and
+ * lets the IP stack check received ones, so this codec is not linked into
+ * metaroce.ko (see Kbuild); it serves the unit tests, the rxe test vectors
+ * and the fuzzers, which see packets as flat buffers starting at the IP
+ * header.
  */
 #ifndef MROCE_IPUDP_H
 #define MROCE_IPUDP_H

@@ -8,6 +8,10 @@
  * ECN marks, losses) and steers away from a path for a while after it
  * shows congestion or loss (SRD, IEEE Micro'20; PLB).  Path storage is the
  * caller's.  Caller serialises calls for one path set.
+ *
+ * Not used by the kernel module yet (each QP sends on the one UDP source
+ * port rdma_get_udp_sport() gives): built and tested on the host
+ * (selftests/unit) until spraying uses it; Kbuild links it then.
  */
 #ifndef MROCE_PATH_H
 #define MROCE_PATH_H

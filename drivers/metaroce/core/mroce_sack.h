@@ -7,6 +7,10 @@
  * The scoreboard covers MROCE_SACK_BITS PSNs starting at base, the first
  * PSN not yet received; everything before base has arrived.  The map is a
  * ring indexed by PSN modulo its size, so advancing base never shifts it.
+ *
+ * Not used by the kernel module yet (it is go-back-N only): built and tested
+ * on the host (selftests/unit, selftests/fuzz) until selective repeat uses
+ * it; Kbuild links it then.
  */
 #ifndef MROCE_SACK_H
 #define MROCE_SACK_H
