@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * Shared by the data path C tests (mroce_dpcheck, mroce_dpneg, uc_gap).
+ * Header-only, like the kselftest harness: each test is one .c file.
  */
 #ifndef DP_TEST_H
 #define DP_TEST_H
@@ -33,6 +34,37 @@ static inline int dp_qp_init(struct ibv_qp *qp, int access)
 
 	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			     IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+}
+
+/*
+ * A UC QP from RESET to RTS with no ACK-related attribute (IBTA 9.7): path
+ * MTU 1024, to QP @dqpn at @dgid through our GID @sgid_idx, expecting
+ * @rq_psn and sending from @sq_psn.  0, or -1 with errno set.
+ */
+static inline int dp_uc_connect(struct ibv_qp *qp, const union ibv_gid *dgid,
+				int sgid_idx, uint32_t dqpn, uint32_t rq_psn,
+				uint32_t sq_psn)
+{
+	struct ibv_qp_attr a = {};
+
+	if (dp_qp_init(qp, IBV_ACCESS_REMOTE_WRITE))
+		return -1;
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = dqpn;
+	a.rq_psn = rq_psn;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid = *dgid;
+	a.ah_attr.grh.sgid_index = sgid_idx;
+	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.port_num = 1;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = sq_psn;
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
 }
 
 #endif /* DP_TEST_H */

@@ -727,6 +727,16 @@ static int t_flush(void)
 
 /* ---- victim for inject.py ---------------------------------------------- */
 
+/* Guards around A's region, the region filled, a copy of it in @snap. */
+static void victim_prepare(uint8_t *snap)
+{
+	if (!snap)
+		die("malloc");
+	guards_set(&A);
+	memset(A.mem, 0x5a, MR_LEN);
+	memcpy(snap, A.mem, MR_LEN);
+}
+
 /*
  * A responder QP on A, connected to a QP number that does not exist on B,
  * expecting PSN 0x100 with one 64-byte receive posted, for inject.py to
@@ -745,11 +755,7 @@ static int victim(const char *kind)
 	char line[64];
 	int err;
 
-	if (!snap)
-		die("malloc");
-	guards_set(&A);
-	memset(A.mem, 0x5a, MR_LEN);
-	memcpy(snap, A.mem, MR_LEN);
+	victim_prepare(snap);
 	qp_create(&A);
 	if (qp_connect(&A, &B, &c, c.access, 0xabcde))
 		die("connect");
@@ -788,30 +794,6 @@ static int victim(const char *kind)
  * stdin nothing may have completed, the QP must still be in RTS and the
  * region must be unchanged.
  */
-static int uc_connect(struct side *s, struct side *peer, uint32_t dqpn)
-{
-	struct ibv_qp_attr a = {};
-
-	if (dp_qp_init(s->qp, IBV_ACCESS_REMOTE_WRITE))
-		return -1;
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = dqpn;
-	a.rq_psn = 0x100;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = peer->gid;
-	a.ah_attr.grh.sgid_index = s->gid_idx;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV |
-			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.sq_psn = 0x100;
-	return ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
-}
-
 static int victim_peer(bool uc)
 {
 	struct conn c = conn_default;
@@ -819,14 +801,11 @@ static int victim_peer(bool uc)
 	char line[64];
 	int err;
 
-	if (!snap)
-		die("malloc");
-	guards_set(&A);
-	memset(A.mem, 0x5a, MR_LEN);
-	memcpy(snap, A.mem, MR_LEN);
+	victim_prepare(snap);
 	c.timeout = 20;		/* 4.3 s: the SEND stays outstanding */
 	qp_create_type(&A, uc ? IBV_QPT_UC : IBV_QPT_RC);
-	if ((uc ? uc_connect(&A, &B, 0xabcde) :
+	if ((uc ? dp_uc_connect(A.qp, &B.gid, A.gid_idx, 0xabcde, 0x100,
+				0x100) :
 		  qp_connect(&A, &B, &c, c.access, 0xabcde)) ||
 	    post_recv(&A, 7, A.mem + 2 * PAGE, 256) ||
 	    (!uc && post_send(&A, 8, IBV_WR_SEND, A.mem, 16, 0, 0)))

@@ -85,27 +85,9 @@ static void setup(struct side *s, int n)
 /* UC: INIT, RTR and RTS with no ACK-related attribute (IBTA 9.7). */
 static void connect_qp(struct side *s, struct side *peer)
 {
-	struct ibv_qp_attr a = {};
-
-	if (dp_qp_init(s->qp, IBV_ACCESS_REMOTE_WRITE))
-		die("INIT");
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = peer->qp->qp_num;
-	a.rq_psn = peer->psn;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = peer->gid;
-	a.ah_attr.grh.sgid_index = s->gid_idx;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV |
-			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN))
-		die("RTR");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.sq_psn = s->psn;
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN))
-		die("RTS");
+	if (dp_uc_connect(s->qp, &peer->gid, s->gid_idx, peer->qp->qp_num,
+			  peer->psn, s->psn))
+		die("connect");
 }
 
 static uint8_t pattern(uint32_t msg, uint32_t k)
