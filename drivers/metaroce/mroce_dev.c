@@ -38,6 +38,7 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_RNR_WAITS] = { .name = "rnr_waits" },
 	[MROCE_CNT_RX_DROP_QP_STATE] = { .name = "rx_drop_qp_state" },
 	[MROCE_CNT_RX_DROP_PEER] = { .name = "rx_drop_peer" },
+	[MROCE_CNT_SQ_DOORBELLS] = { .name = "sq_doorbells" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)

@@ -656,6 +656,7 @@ int mroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			*bad_wr = wr;
 			return -EINVAL;
 		}
+		mroce_count(to_mdev(ibqp->device), MROCE_CNT_SQ_DOORBELLS);
 	} else {
 		switch (READ_ONCE(qp->state)) {
 		case IB_QPS_RESET:

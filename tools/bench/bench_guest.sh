@@ -107,6 +107,17 @@ stack_down() {
 }
 
 ctxt() { awk '/^ctxt/ { print $2 }' /proc/stat; }
+# Send doorbell system calls of both MetaRoCE devices (0 for rxe, which
+# has no such counter: its provider makes one per ibv_post_send()).
+doorbells() {
+	local d n=0 v
+	for d in "$DA" "$DB"; do
+		v=$(rdma statistic show link "$d/1" 2>/dev/null |
+			tr ' ' '\n' | grep -A1 -x sq_doorbells | tail -n 1)
+		n=$((n + ${v:-0}))
+	done
+	echo $n
+}
 # Busy CPU time of the whole VM (user, nice, system, irq, softirq), ticks.
 busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
 
@@ -114,7 +125,7 @@ busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
 # the context switches of the whole VM per message during the run and,
 # for bandwidth rows, the VM's busy CPU milliseconds per MiB moved.
 run_once() {
-	local stack=$1 row=$2 log=$3 name tool size n kind qps spid i c0 c1 b0 b1
+	local stack=$1 row=$2 log=$3 name tool size n kind qps spid i c0 c1 b0 b1 d0 d1
 	IFS='|' read -r name tool size n kind qps <<<"$row"
 	timeout 120 "$tool" -d "$DB" -x "$GB" -F -s "$size" -n "$n" -p $PORT \
 		-q "$qps" >"$log.server" 2>&1 &
@@ -123,27 +134,29 @@ run_once() {
 		ss -Hltn "sport = :$PORT" | grep -q . && break
 		sleep 0.1
 	done
-	c0=$(ctxt) b0=$(busy)
+	c0=$(ctxt) b0=$(busy) d0=$(doorbells)
 	timeout 120 "$tool" -d "$DA" -x "$GA" -F -s "$size" -n "$n" -p $PORT \
 		-q "$qps" $IP_B >"$log.client" 2>&1
 	local crc=$?
-	c1=$(ctxt) b1=$(busy)
+	c1=$(ctxt) b1=$(busy) d1=$(doorbells)
 	wait $spid
 	local src=$?
 	if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
-		echo fail - -
+		echo fail - - -
 		return
 	fi
 	# bw: "#bytes #iterations BW-peak BW-average MsgRate";
 	# lat: "#bytes #iterations t_min t_max t_typical ...".
 	# /proc/stat ticks are 10 ms (USER_HZ 100).
 	awk -v s="$size" -v k="$kind" -v cs="$(((c1 - c0) / (n * qps)))" \
-	    -v ms="$(((b1 - b0) * 10))" -v mib="$((size * n * qps))" '
+	    -v ms="$(((b1 - b0) * 10))" -v mib="$((size * n * qps))" \
+	    -v db="$(((d1 - d0) * 100 / (n * qps)))" -v st="$stack" '
 		$1 == s && NF >= 5 && $2 ~ /^[0-9]+$/ {
 			cpu = (k == "bw") ? sprintf("%.1f", ms / (mib / 1048576)) : "-"
-			print ((k == "bw") ? $4 : $5), cs, cpu; found = 1; exit
+			dbm = (st == "rxe") ? "-" : sprintf("%.2f", db / 100)
+			print ((k == "bw") ? $4 : $5), cs, cpu, dbm; found = 1; exit
 		}
-		END { if (!found) print "fail - -" }' "$log.client"
+		END { if (!found) print "fail - - -" }' "$log.client"
 }
 
 # measure STACK ROW ROUND: "figure ctxt" of one run, or "fail -".  perftest
@@ -151,10 +164,10 @@ run_once() {
 # the host is busy the estimate can fail and the run reports inf or 0.
 # Such a run is repeated (up to three tries in all).
 measure() {
-	local stack=$1 row=$2 round=$3 tool size qps v cs cpu try
+	local stack=$1 row=$2 round=$3 tool size qps v cs cpu db try
 	IFS='|' read -r _ tool size _ _ qps <<<"$row"
 	for try in 1 2 3; do
-		read -r v cs cpu < <(run_once "$stack" "$row" \
+		read -r v cs cpu db < <(run_once "$stack" "$row" \
 			"$LOGS/$stack-$tool-$size-q$qps-$round-$try")
 		case $v in
 		fail) break ;;
@@ -162,7 +175,7 @@ measure() {
 		*) break ;;
 		esac
 	done
-	echo "$v|$cs|$cpu"
+	echo "$v|$cs|$cpu|$db"
 }
 
 median() { # numbers on stdin
@@ -205,10 +218,12 @@ elapsed=$(($(date +%s) - start))
 	echo "ctxt/msg: context switches of the whole VM per message during the"
 	echo "client's run (/proc/stat), a cost that does not depend on host load."
 	echo "CPU ms/MiB: busy CPU time of the whole VM (both ends, all contexts)"
-	echo "per MiB moved, bandwidth rows."
+	echo "per MiB moved, bandwidth rows.  doorbells/msg: send doorbell system"
+	echo "calls of both MetaRoCE devices per message (counter sq_doorbells); rxe's"
+	echo "provider makes one per ibv_post_send() call and has no counter for it."
 	echo
-	echo "| test | rxe | MetaRoCE | ratio | MetaRoCE not slower | ctxt/msg rxe | ctxt/msg MetaRoCE | CPU ms/MiB rxe | CPU ms/MiB MetaRoCE |"
-	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "| test | rxe | MetaRoCE | ratio | MetaRoCE not slower | ctxt/msg rxe | ctxt/msg MetaRoCE | CPU ms/MiB rxe | CPU ms/MiB MetaRoCE | doorbells/msg MetaRoCE |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	for row in "${ROWS[@]}"; do
 		IFS='|' read -r name tool size n kind _ <<<"$row"
 		r=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
@@ -218,6 +233,7 @@ elapsed=$(($(date +%s) - start))
 		mc=$(grep -F "metaroce|$name|" "$RAW" | cut -d'|' -f5 | grep -v - | median)
 		ru=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
 		mu=$(grep -F "metaroce|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
+		md=$(grep -F "metaroce|$name|" "$RAW" | cut -d'|' -f7 | grep -v - | median)
 		ratio=- ok=-
 		if [ "$r" != - ] && [ "$m" != - ]; then
 			ratio=$(awk -v a="$m" -v b="$r" 'BEGIN { printf "%.2f", a / b }')
@@ -228,14 +244,14 @@ elapsed=$(($(date +%s) - start))
 			fi
 		fi
 		[ "$fails" -gt 0 ] && ok="$ok ($fails failed runs)"
-		echo "| $name | $r | $m | $ratio | $ok | $rc | $mc | $ru | $mu |"
+		echo "| $name | $r | $m | $ratio | $ok | $rc | $mc | $ru | $mu | $md |"
 	done
 	echo
 	if [ -f "$ROOT/tools/bench/notes.md" ]; then
 		cat "$ROOT/tools/bench/notes.md"
 		echo
 	fi
-	echo "Raw figures (stack|test|round|value|context switches per message|CPU ms per MiB):"
+	echo "Raw figures (stack|test|round|value|context switches per message|CPU ms per MiB|doorbells per message):"
 	echo
 	echo '```'
 	cat "$RAW"
