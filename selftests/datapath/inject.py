@@ -349,7 +349,7 @@ def main():
             else:
                 send(pkts)
             n += len(pkts)
-        print(f"{name} {n}")
+        print(f"{name} {n}", flush=True)
     return 0
 
 

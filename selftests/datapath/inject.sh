@@ -188,8 +188,9 @@ read_ack() {
 	sleep 0.2
 	t0=$(date +%s%N)
 	touch "$ready"
-	wait $ipid
+	busywait 10000 grep -q '^forged_ack' "$ilog"
 	ms=$((($(date +%s%N) - t0) / 1000000))
+	wait $ipid
 	wait $VPID
 	ip netns exec "$NS2" tc qdisc del dev "$V2" root
 	# The ACKs count only if they came before the held-back responses.

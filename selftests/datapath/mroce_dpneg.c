@@ -789,7 +789,7 @@ static int victim(const char *kind)
  * Victims of forged packets (inject.py forged_*): a QP on A connected to B,
  * attacked from an address that is not B's.  "peer_rc": an RC QP with a
  * receive posted and a SEND outstanding (to a QP number B does not have,
- * with a long Local ACK Timeout, so only a forged ACK could complete it);
+ * with no Local ACK Timeout, so only a forged ACK could complete it);
  * "peer_uc": a UC QP with a receive posted.  After the injector's line on
  * stdin nothing may have completed, the QP must still be in RTS and the
  * region must be unchanged.
@@ -802,7 +802,7 @@ static int victim_peer(bool uc)
 	int err;
 
 	victim_prepare(snap);
-	c.timeout = 20;		/* 4.3 s: the SEND stays outstanding */
+	c.timeout = 0;		/* no Local ACK Timeout: the SEND stays */
 	qp_create_type(&A, uc ? IBV_QPT_UC : IBV_QPT_RC);
 	if ((uc ? dp_uc_connect(A.qp, &B.gid, A.gid_idx, 0xabcde, 0x100,
 				0x100) :
