@@ -15,6 +15,7 @@
 
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_umem.h>
 #include <uapi/rdma/metaroce-abi.h>
 
@@ -121,6 +122,7 @@ struct mroce_dpqp;
  * @state_lock: serialises modify, query and the flushes they start
  * @sq_lock: protects @sq (kernel posts and doorbells)
  * @rq_lock: protects @rq
+ * @flush_work: continues a flush that one call's budget did not finish
  * @state: current IBTA state (also read locklessly by post_* paths)
  * @attr: attributes as last set by modify_qp
  * @av: primary path
@@ -131,6 +133,7 @@ struct mroce_qp {
 	struct mutex state_lock;
 	spinlock_t sq_lock;
 	spinlock_t rq_lock;
+	struct work_struct flush_work;
 	enum ib_qp_state state;
 	struct ib_qp_attr attr;
 	struct mroce_av av;
@@ -217,6 +220,9 @@ int mroce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int mroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
 int mroce_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int mroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+int mroce_cq_add(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
+		 bool solicited);
+void mroce_cq_notify(struct mroce_cq *cq);
 int mroce_cq_post(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
 		  bool solicited);
 

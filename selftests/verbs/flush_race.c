@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * flush_race: a process races the producer index of its own SQ and RQ
+ * rings while the QP is in the error state, where every doorbell makes the
+ * kernel flush what the producer index says is posted, with a spinlock held
+ * and interrupts off.  A second thread keeps each producer a full ring
+ * ahead of the kernel's consumer index (and now and then writes garbage
+ * into it), the main thread rings empty doorbells and cycles the QP
+ * through RESET back to ERR, and never polls the 16-entry CQ for the first
+ * half of the run.  The kernel must bound each flush to the ring size,
+ * stop at the full CQ and report IB_EVENT_CQ_ERR (IBTA 11.4.2.1), so every
+ * doorbell returns quickly and the guest's lockup detectors stay quiet.
+ *
+ *   flush_race IBDEV SECONDS
+ *
+ * The rings are found in /proc/self/maps: the provider maps the SQ, then
+ * the RQ, from the uverbs file right after ibv_create_qp().  The doorbell
+ * is libibverbs' own ibv_cmd_post_send()/ibv_cmd_post_recv() with no work
+ * request, as the provider issues it (exported for providers, not declared
+ * in the public headers).
+ *
+ * TAP 13 output.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <infiniband/verbs.h>
+#include <rdma/metaroce-abi.h>
+
+int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+		      struct ibv_send_wr **bad_wr);
+int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		      struct ibv_recv_wr **bad_wr);
+
+#define MAX_MAPS	64
+
+struct map {
+	uintptr_t start;
+	unsigned long long off;
+};
+
+static struct metaroce_ring *sq_hdr, *rq_hdr;
+static double race_end;
+static int ntests, nfail;
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void result(bool ok, const char *what, const char *why)
+{
+	ntests++;
+	if (!ok)
+		nfail++;
+	printf("%s %d %s%s%s\n", ok ? "ok" : "not ok", ntests, what,
+	       ok ? "" : " # ", ok ? "" : why);
+}
+
+static void bail(const char *what)
+{
+	printf("Bail out! %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+/* The mappings of /dev/infiniband/uverbs* in this process. */
+static int uverbs_maps(struct map *m)
+{
+	char line[512], path[256];
+	unsigned long long off;
+	uintptr_t start, end;
+	int n = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		bail("/proc/self/maps");
+	while (n < MAX_MAPS && fgets(line, sizeof(line), f)) {
+		path[0] = 0;
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %*s %llx %*s %*s %255s",
+			   &start, &end, &off, path) != 4)
+			continue;
+		if (strncmp(path, "/dev/infiniband/uverbs", 22))
+			continue;
+		m[n].start = start;
+		m[n].off = off;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static bool known(const struct map *m, int n, uintptr_t start)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (m[i].start == start)
+			return true;
+	return false;
+}
+
+/* The two mappings @after has and @before has not, by file offset. */
+static void find_rings(const struct map *before, int nb,
+		       const struct map *after, int na)
+{
+	const struct map *lo = NULL, *hi = NULL;
+	int i;
+
+	for (i = 0; i < na; i++) {
+		if (known(before, nb, after[i].start))
+			continue;
+		if (!lo || after[i].off < lo->off) {
+			hi = lo;
+			lo = &after[i];
+		} else if (!hi || after[i].off < hi->off) {
+			hi = &after[i];
+		}
+	}
+	if (!lo || !hi) {
+		errno = ENOENT;
+		bail("ring mappings");
+	}
+	sq_hdr = (struct metaroce_ring *)lo->start;
+	rq_hdr = (struct metaroce_ring *)hi->start;
+}
+
+/*
+ * Keep each producer a full ring ahead of the kernel's consumer, so a
+ * flush that loops until the ring looks empty never ends; every 4096th
+ * store is garbage instead.  Stops on its own at race_end, so a kernel
+ * that loops only as long as the race lasts lets the test report it.
+ */
+static void *racer(void *arg)
+{
+	uint32_t num = *(uint32_t *)arg, i = 0;
+
+	while ((i & 4095) || now_ms() < race_end) {
+		uint32_t c = __atomic_load_n(&sq_hdr->consumer,
+					     __ATOMIC_ACQUIRE);
+		uint32_t r = __atomic_load_n(&rq_hdr->consumer,
+					     __ATOMIC_ACQUIRE);
+
+		if (!(++i & 4095))
+			c = r = (uint32_t)random();
+		__atomic_store_n(&sq_hdr->producer, c + num, __ATOMIC_RELEASE);
+		__atomic_store_n(&rq_hdr->producer, r + num, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+static int to_state(struct ibv_qp *qp, enum ibv_qp_state s)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = s, .port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
+	};
+	int mask = IBV_QP_STATE;
+
+	if (s == IBV_QPS_INIT)
+		mask |= IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
+	return ibv_modify_qp(qp, &a, mask);
+}
+
+/* Non-blocking: true when an IBV_EVENT_CQ_ERR for @cq was queued. */
+static bool cq_err_seen(struct ibv_context *ctx, struct ibv_cq *cq)
+{
+	struct ibv_async_event ev;
+	bool seen = false;
+
+	while (!ibv_get_async_event(ctx, &ev)) {
+		if (ev.event_type == IBV_EVENT_CQ_ERR && ev.element.cq == cq)
+			seen = true;
+		ibv_ack_async_event(&ev);
+	}
+	return seen;
+}
+
+int main(int argc, char **argv)
+{
+	struct ibv_qp_init_attr ia = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 64, .max_recv_wr = 16,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct map before[MAX_MAPS], after[MAX_MAPS];
+	struct ibv_device **list;
+	struct ibv_context *ctx = NULL;
+	struct ibv_send_wr *sbad;
+	struct ibv_recv_wr *rbad;
+	struct ibv_wc wc[16];
+	double end, half, t, worst = 0;
+	unsigned long bells = 0, cycles = 0, slow = 0;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	pthread_t th;
+	uint32_t num;
+	char why[128];
+	bool cq_err;
+	int i, nb, na;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s IBDEV SECONDS\n", argv[0]);
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	list = ibv_get_device_list(NULL);
+	for (i = 0; list && list[i] && !ctx; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
+			ctx = ibv_open_device(list[i]);
+	if (!ctx)
+		bail(argv[1]);
+	fcntl(ctx->async_fd, F_SETFL, fcntl(ctx->async_fd, F_GETFL) | O_NONBLOCK);
+	pd = ibv_alloc_pd(ctx);
+	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	if (!pd || !cq)
+		bail("pd/cq");
+	ia.send_cq = ia.recv_cq = cq;
+	nb = uverbs_maps(before);
+	qp = ibv_create_qp(pd, &ia);
+	if (!qp)
+		bail("create_qp");
+	na = uverbs_maps(after);
+	find_rings(before, nb, after, na);
+	num = ia.cap.max_send_wr;
+	if (to_state(qp, IBV_QPS_INIT) || to_state(qp, IBV_QPS_ERR))
+		bail("modify_qp");
+
+	t = now_ms();
+	end = t + atoi(argv[2]) * 1e3;
+	half = t + atoi(argv[2]) * 5e2;
+	race_end = end;
+	if (pthread_create(&th, NULL, racer, &num))
+		bail("pthread_create");
+	while ((t = now_ms()) < end) {
+		double t1;
+
+		ibv_cmd_post_send(qp, NULL, &sbad);
+		ibv_cmd_post_recv(qp, NULL, &rbad);
+		bells++;
+		t1 = now_ms() - t;
+		if (t1 > worst)
+			worst = t1;
+		slow += t1 > 100;
+		if (!(bells % 256)) {
+			/* Entering ERR flushes whatever the racer wrote. */
+			if (to_state(qp, IBV_QPS_RESET) ||
+			    to_state(qp, IBV_QPS_INIT) ||
+			    to_state(qp, IBV_QPS_ERR))
+				bail("modify_qp cycle");
+			cycles++;
+		}
+		if (t > half)
+			ibv_poll_cq(cq, 16, wc);
+	}
+	pthread_join(th, NULL);
+	printf("# %lu doorbell pairs (%lu over 100 ms), %lu RESET->ERR cycles, slowest %.1f ms\n",
+	       bells, slow, cycles, worst);
+
+	/*
+	 * The host of a TCG guest may stall a vCPU for a second or two; a
+	 * flush that is not bounded spins for as long as the race lasts.
+	 */
+	snprintf(why, sizeof(why), "a doorbell took %.0f ms", worst);
+	result(worst < atoi(argv[2]) * 5e2,
+	       "every doorbell returns under a racing producer", why);
+	cq_err = cq_err_seen(ctx, cq);
+	result(cq_err, "IBV_EVENT_CQ_ERR on the overrun CQ",
+	       "no CQ error event");
+	result(!ibv_destroy_qp(qp) && !ibv_destroy_cq(cq) &&
+	       !ibv_dealloc_pd(pd) && !ibv_close_device(ctx),
+	       "objects destroyed afterwards", strerror(errno));
+	ibv_free_device_list(list);
+	printf("1..%d\n", ntests);
+	return nfail ? 1 : 0;
+}
