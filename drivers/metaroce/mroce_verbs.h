@@ -201,6 +201,7 @@ void mroce_kring_free(struct mroce_kring *ring);
 void mroce_kring_reset(struct mroce_kring *ring);
 u32 mroce_kring_pending(struct mroce_kring *ring);
 int mroce_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma);
+void mroce_disassociate_ucontext(struct ib_ucontext *ibuc);
 void mroce_mmap_free(struct rdma_user_mmap_entry *rdma_entry);
 
 /* mroce_pd.c */
