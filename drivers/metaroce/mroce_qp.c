@@ -225,7 +225,8 @@ int mroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	return 0;
 }
 
-static void mroce_qp_event(struct mroce_qp *qp, enum ib_event_type type)
+/* An affiliated asynchronous event of @qp (IBTA 11.6.3). */
+void mroce_qp_event(struct mroce_qp *qp, enum ib_event_type type)
 {
 	struct ib_event ev = {
 		.device = qp->ibqp.device,
@@ -556,11 +557,6 @@ int mroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		if (cur != IB_QPS_ERR)
 			mroce_qp_enter_err(qp);
 		break;
-	case IB_QPS_SQD:
-		/* Nothing is in flight on the wire: drained at once. */
-		if (cur != IB_QPS_SQD && qp->attr.en_sqd_async_notify)
-			mroce_qp_event(qp, IB_EVENT_SQ_DRAINED);
-		break;
 	default:
 		break;
 	}
@@ -627,10 +623,12 @@ static int mroce_check_send_wr(struct mroce_qp *qp, const struct ib_send_wr *wr,
 	if (!mroce_qp_connected(qp) && !ud_wr(wr)->ah)
 		return -EINVAL;
 	if (wr->send_flags & IB_SEND_INLINE) {
-		for (i = 0; i < wr->num_sge; i++)
+		/* Against what is left, so no sum of lengths can wrap. */
+		for (i = 0; i < wr->num_sge; i++) {
+			if (wr->sg_list[i].length > qp->cap.max_inline_data - len)
+				return -EINVAL;
 			len += wr->sg_list[i].length;
-		if (len > qp->cap.max_inline_data)
-			return -EINVAL;
+		}
 	}
 	*inline_len = len;
 	return 0;

@@ -145,11 +145,21 @@ struct mroce_qp {
 	struct mroce_dpqp *dp;
 };
 
+/**
+ * struct mroce_mr - memory region
+ * @ibmr: the core's view (keys, iova, length, type)
+ * @umem: pinned user memory, NULL for the DMA MR
+ * @index: its slot in res.mr_xa, the upper 24 bits of its keys
+ * @access: IB_ACCESS_* rights
+ * @invalid: the keys were invalidated (mroce_mr_invalidate()); the data
+ *	path refuses them
+ */
 struct mroce_mr {
 	struct ib_mr ibmr;
 	struct ib_umem *umem;
 	u32 index;
 	int access;
+	bool invalid;
 };
 
 static inline struct mroce_ucontext *to_muc(struct ib_ucontext *ibuc)
@@ -213,6 +223,7 @@ struct ib_mr *mroce_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				u64 iova, int access, struct ib_udata *udata);
 int mroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+int mroce_mr_invalidate(struct mroce_dev *mdev, struct ib_pd *pd, u32 rkey);
 
 /* mroce_cq.c */
 int mroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
@@ -244,6 +255,7 @@ int mroce_recv_ring_post(struct mroce_kring *ring, u32 max_sge,
 			 const struct ib_recv_wr **bad_wr);
 
 void mroce_qp_error(struct mroce_qp *qp);
+void mroce_qp_event(struct mroce_qp *qp, enum ib_event_type type);
 
 /* mroce_task.c: hooks into the data path */
 int mroce_dp_qp_create(struct mroce_qp *qp, struct ib_qp_init_attr *init);

@@ -13,11 +13,7 @@
  *
  *   flush_race IBDEV SECONDS
  *
- * The rings are found in /proc/self/maps: the provider maps the SQ, then
- * the RQ, from the uverbs file right after ibv_create_qp().  The doorbell
- * is libibverbs' own ibv_cmd_post_send()/ibv_cmd_post_recv() with no work
- * request, as the provider issues it (exported for providers, not declared
- * in the public headers).
+ * The rings and the doorbells are reached as ring_maps.h describes.
  *
  * TAP 13 output.
  */
@@ -33,19 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
-#include <rdma/metaroce-abi.h>
 
-int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
-		      struct ibv_send_wr **bad_wr);
-int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
-		      struct ibv_recv_wr **bad_wr);
-
-#define MAX_MAPS	64
-
-struct map {
-	uintptr_t start;
-	unsigned long long off;
-};
+#include "ring_maps.h"
 
 static struct metaroce_ring *sq_hdr, *rq_hdr;
 static double race_end;
@@ -74,65 +59,14 @@ static void bail(const char *what)
 	exit(2);
 }
 
-/* The mappings of /dev/infiniband/uverbs* in this process. */
-static int uverbs_maps(struct map *m)
+/* The QP's rings: the two uverbs mappings @after has and @before has not. */
+static void find_rings(const struct ring_map *before, int nb,
+		       const struct ring_map *after, int na)
 {
-	char line[512], path[256];
-	unsigned long long off;
-	uintptr_t start, end;
-	int n = 0;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		bail("/proc/self/maps");
-	while (n < MAX_MAPS && fgets(line, sizeof(line), f)) {
-		path[0] = 0;
-		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %*s %llx %*s %*s %255s",
-			   &start, &end, &off, path) != 4)
-			continue;
-		if (strncmp(path, "/dev/infiniband/uverbs", 22))
-			continue;
-		m[n].start = start;
-		m[n].off = off;
-		n++;
-	}
-	fclose(f);
-	return n;
-}
-
-static bool known(const struct map *m, int n, uintptr_t start)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (m[i].start == start)
-			return true;
-	return false;
-}
-
-/* The two mappings @after has and @before has not, by file offset. */
-static void find_rings(const struct map *before, int nb,
-		       const struct map *after, int na)
-{
-	const struct map *lo = NULL, *hi = NULL;
-	int i;
-
-	for (i = 0; i < na; i++) {
-		if (known(before, nb, after[i].start))
-			continue;
-		if (!lo || after[i].off < lo->off) {
-			hi = lo;
-			lo = &after[i];
-		} else if (!hi || after[i].off < hi->off) {
-			hi = &after[i];
-		}
-	}
-	if (!lo || !hi) {
+	if (ring_maps_new(before, nb, after, na, &sq_hdr, &rq_hdr)) {
 		errno = ENOENT;
 		bail("ring mappings");
 	}
-	sq_hdr = (struct metaroce_ring *)lo->start;
-	rq_hdr = (struct metaroce_ring *)hi->start;
 }
 
 /*
@@ -193,7 +127,7 @@ int main(int argc, char **argv)
 		.cap = { .max_send_wr = 64, .max_recv_wr = 16,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
-	struct map before[MAX_MAPS], after[MAX_MAPS];
+	struct ring_map before[RING_MAPS_MAX], after[RING_MAPS_MAX];
 	struct ibv_device **list;
 	struct ibv_context *ctx = NULL;
 	struct ibv_send_wr *sbad;
@@ -228,11 +162,11 @@ int main(int argc, char **argv)
 	if (!pd || !cq)
 		bail("pd/cq");
 	ia.send_cq = ia.recv_cq = cq;
-	nb = uverbs_maps(before);
+	nb = ring_maps(before);
 	qp = ibv_create_qp(pd, &ia);
 	if (!qp)
 		bail("create_qp");
-	na = uverbs_maps(after);
+	na = ring_maps(after);
 	find_rings(before, nb, after, na);
 	num = ia.cap.max_send_wr;
 	if (to_state(qp, IBV_QPS_INIT) || to_state(qp, IBV_QPS_ERR))
