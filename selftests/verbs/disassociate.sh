@@ -10,9 +10,7 @@
 # reports each), and the module must unload and load again afterwards.
 source "$(dirname "$0")/verbs_lib.sh"
 
-mroce_load_or_skip
-use_build_provider
-make -s -C "$VERBS_DIR" >/dev/null || ksft_skip_all "cannot build the C tests"
+verbs_prologue
 
 LOGS=$(mktemp -d)
 defer rm -rf "$LOGS"
@@ -37,16 +35,10 @@ hold() {
 
 # report TAG DESC: wait for the holder, one TAP line per line it printed.
 report() {
-	local tag=$1 desc=$2 pid=${holders[-1]} line
+	local tag=$1 desc=$2 pid=${holders[-1]}
 	busywait 20000 sh -c "! kill -0 $pid 2>/dev/null" ||
 		t_fail "$desc: the holder did not finish"
-	while read -r line; do
-		case $line in
-		"ok "*) t_pass "$desc: ${line#ok [0-9]* }" ;;
-		"not ok "*) t_fail "$desc: ${line#not ok [0-9]* }" ;;
-		"# "*|"Bail out!"*) echo "# $desc: ${line#\# }" ;;
-		esac
-	done <"$LOGS/$tag"
+	tap_relay "$desc: " <"$LOGS/$tag"
 	grep -q "^1\.\." "$LOGS/$tag" || t_fail "$desc: no report from the holder"
 }
 

@@ -31,33 +31,10 @@
 #include <infiniband/verbs.h>
 
 #include "ring_maps.h"
+#include "vt.h"
 
 static struct metaroce_ring *sq_hdr, *rq_hdr;
 static double race_end;
-static int ntests, nfail;
-
-static double now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static void result(bool ok, const char *what, const char *why)
-{
-	ntests++;
-	if (!ok)
-		nfail++;
-	printf("%s %d %s%s%s\n", ok ? "ok" : "not ok", ntests, what,
-	       ok ? "" : " # ", ok ? "" : why);
-}
-
-static void bail(const char *what)
-{
-	printf("Bail out! %s: %s\n", what, strerror(errno));
-	exit(2);
-}
 
 /* The QP's rings: the two uverbs mappings @after has and @before has not. */
 static void find_rings(const struct ring_map *before, int nb,
@@ -65,7 +42,7 @@ static void find_rings(const struct ring_map *before, int nb,
 {
 	if (ring_maps_new(before, nb, after, na, &sq_hdr, &rq_hdr)) {
 		errno = ENOENT;
-		bail("ring mappings");
+		vt_bail("ring mappings");
 	}
 }
 
@@ -79,7 +56,7 @@ static void *racer(void *arg)
 {
 	uint32_t num = *(uint32_t *)arg, i = 0;
 
-	while ((i & 4095) || now_ms() < race_end) {
+	while ((i & 4095) || vt_now_ms() < race_end) {
 		uint32_t c = __atomic_load_n(&sq_hdr->consumer,
 					     __ATOMIC_ACQUIRE);
 		uint32_t r = __atomic_load_n(&rq_hdr->consumer,
@@ -128,8 +105,7 @@ int main(int argc, char **argv)
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
 	struct ring_map before[RING_MAPS_MAX], after[RING_MAPS_MAX];
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
+	struct ibv_context *ctx;
 	struct ibv_send_wr *sbad;
 	struct ibv_recv_wr *rbad;
 	struct ibv_wc wc[16];
@@ -142,49 +118,43 @@ int main(int argc, char **argv)
 	uint32_t num;
 	char why[128];
 	bool cq_err;
-	int i, nb, na;
+	int nb, na;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: %s IBDEV SECONDS\n", argv[0]);
 		return 2;
 	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	ctx = vt_start(argv[1]);
 	printf("TAP version 13\n");
-	list = ibv_get_device_list(NULL);
-	for (i = 0; list && list[i] && !ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
-			ctx = ibv_open_device(list[i]);
-	if (!ctx)
-		bail(argv[1]);
 	fcntl(ctx->async_fd, F_SETFL, fcntl(ctx->async_fd, F_GETFL) | O_NONBLOCK);
 	pd = ibv_alloc_pd(ctx);
 	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
 	if (!pd || !cq)
-		bail("pd/cq");
+		vt_bail("pd/cq");
 	ia.send_cq = ia.recv_cq = cq;
 	nb = ring_maps(before);
 	qp = ibv_create_qp(pd, &ia);
 	if (!qp)
-		bail("create_qp");
+		vt_bail("create_qp");
 	na = ring_maps(after);
 	find_rings(before, nb, after, na);
 	num = ia.cap.max_send_wr;
 	if (to_state(qp, IBV_QPS_INIT) || to_state(qp, IBV_QPS_ERR))
-		bail("modify_qp");
+		vt_bail("modify_qp");
 
-	t = now_ms();
+	t = vt_now_ms();
 	end = t + atoi(argv[2]) * 1e3;
 	half = t + atoi(argv[2]) * 5e2;
 	race_end = end;
 	if (pthread_create(&th, NULL, racer, &num))
-		bail("pthread_create");
-	while ((t = now_ms()) < end) {
+		vt_bail("pthread_create");
+	while ((t = vt_now_ms()) < end) {
 		double t1;
 
 		ibv_cmd_post_send(qp, NULL, &sbad);
 		ibv_cmd_post_recv(qp, NULL, &rbad);
 		bells++;
-		t1 = now_ms() - t;
+		t1 = vt_now_ms() - t;
 		if (t1 > worst)
 			worst = t1;
 		slow += t1 > 100;
@@ -193,7 +163,7 @@ int main(int argc, char **argv)
 			if (to_state(qp, IBV_QPS_RESET) ||
 			    to_state(qp, IBV_QPS_INIT) ||
 			    to_state(qp, IBV_QPS_ERR))
-				bail("modify_qp cycle");
+				vt_bail("modify_qp cycle");
 			cycles++;
 		}
 		if (t > half)
@@ -208,15 +178,13 @@ int main(int argc, char **argv)
 	 * flush that is not bounded spins for as long as the race lasts.
 	 */
 	snprintf(why, sizeof(why), "a doorbell took %.0f ms", worst);
-	result(worst < atoi(argv[2]) * 5e2,
-	       "every doorbell returns under a racing producer", why);
+	vt_result(worst < atoi(argv[2]) * 5e2,
+		  "every doorbell returns under a racing producer", why);
 	cq_err = cq_err_seen(ctx, cq);
-	result(cq_err, "IBV_EVENT_CQ_ERR on the overrun CQ",
-	       "no CQ error event");
-	result(!ibv_destroy_qp(qp) && !ibv_destroy_cq(cq) &&
-	       !ibv_dealloc_pd(pd) && !ibv_close_device(ctx),
-	       "objects destroyed afterwards", strerror(errno));
-	ibv_free_device_list(list);
-	printf("1..%d\n", ntests);
-	return nfail ? 1 : 0;
+	vt_result(cq_err, "IBV_EVENT_CQ_ERR on the overrun CQ",
+		  "no CQ error event");
+	vt_result(!ibv_destroy_qp(qp) && !ibv_destroy_cq(cq) &&
+		  !ibv_dealloc_pd(pd) && !ibv_close_device(ctx),
+		  "objects destroyed afterwards", strerror(errno));
+	return vt_plan();
 }

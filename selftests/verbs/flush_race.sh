@@ -16,13 +16,9 @@ source "$(dirname "$0")/verbs_lib.sh"
 
 SECS=${MROCE_T_FLUSH_RACE_SECS:-8}
 
-mroce_load_or_skip
-use_build_provider
-make -s -C "$VERBS_DIR" >/dev/null || ksft_skip_all "cannot build the C tests"
-
-va=$(uname_of a) vb=$(uname_of b) dev=f$$r
-veth_pair "$va" "" "$vb" "" || ksft_skip_all "cannot create veth"
-mroce_dev_on "$dev" "$va" || ksft_skip_all "rdma link add failed"
+verbs_prologue
+dev=f$$r
+verbs_one_dev "$dev"
 
 # Arm the detectors for this test only.
 stall=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
@@ -39,14 +35,9 @@ echo "# watchdog_thresh $(sysctl -n kernel.watchdog_thresh), softlockup_panic $(
 
 out=$(timeout $((SECS + 60)) "$VERBS_BIN/flush_race" "$dev" "$SECS")
 rc=$?
-while read -r line; do
-	case $line in
-	"ok "*) t_pass "${line#ok [0-9]* }" ;;
-	"not ok "*) t_fail "${line#not ok [0-9]* }" ;;
-	"# "*|"Bail out!"*) echo "# ${line#\# }" ;;
-	esac
-done <<<"$out"
+tap_relay "" <<<"$out"
 [ $rc -le 1 ] || t_fail "flush_race exited $rc"
 t_check "the guest still answers: a fresh device comes and goes" \
-	sh -c "rdma link add ${dev}2 type metaroce netdev $vb && rdma link del ${dev}2"
+	sh -c "rdma link add ${dev}2 type metaroce netdev $(uname_of b) &&
+	       rdma link del ${dev}2"
 t_done

@@ -32,6 +32,7 @@
 #include <infiniband/verbs.h>
 
 #include "ring_maps.h"
+#include "vt.h"
 
 #define BUF_LEN		65536
 #define NO_SUCH_QPN	0xfffff0	/* dropped by the device: never ACKed */
@@ -55,20 +56,6 @@ static char why[256];
 	return -1; \
 } while (0)
 
-static double now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static void bail(const char *what)
-{
-	printf("Bail out! %s: %s\n", what, strerror(errno));
-	exit(2);
-}
-
 static void end_create(struct end *e)
 {
 	struct ibv_qp_init_attr ia = {
@@ -82,61 +69,51 @@ static void end_create(struct end *e)
 
 	e->cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
 	if (!e->cq)
-		bail("create_cq");
+		vt_bail("create_cq");
 	ia.send_cq = ia.recv_cq = e->cq;
 	nb = ring_maps(before);
 	e->qp = ibv_create_qp(pd, &ia);
 	if (!e->qp)
-		bail("create_qp");
+		vt_bail("create_qp");
 	na = ring_maps(after);
 	if (ring_maps_new(before, nb, after, na, &e->sq, &rq))
-		bail("ring mappings");
+		vt_bail("ring mappings");
 }
 
 static void end_destroy(struct end *e)
 {
 	if (ibv_destroy_qp(e->qp) || ibv_destroy_cq(e->cq))
-		bail("destroy");
+		vt_bail("destroy");
 }
 
 /* RESET -> RTS towards @dqpn, with a 1 s Local ACK Timeout. */
 static void end_connect(struct end *e, uint32_t dqpn)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT, .port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
+	struct ibv_qp_attr rtr = {
+		.qp_state = IBV_QPS_RTR, .path_mtu = IBV_MTU_1024,
+		.dest_qp_num = dqpn, .rq_psn = 0x10,
+		.max_dest_rd_atomic = 1, .min_rnr_timer = 1,
+		.ah_attr = {
+			.is_global = 1, .port_num = 1,
+			.grh = { .dgid = gid, .sgid_index = gid_index,
+				 .hop_limit = 64 },
+		},
+	};
+	struct ibv_qp_attr rts = {
+		.qp_state = IBV_QPS_RTS, .timeout = 18, .retry_cnt = 7,
+		.rnr_retry = 7, .sq_psn = 0x10, .max_rd_atomic = 1,
 	};
 
-	if (ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		bail("modify INIT");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = dqpn;
-	a.rq_psn = 0x10;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = gid;
-	a.ah_attr.grh.sgid_index = gid_index;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_AV |
+	if (dp_qp_init(e->qp, IBV_ACCESS_REMOTE_WRITE))
+		vt_bail("modify INIT");
+	if (ibv_modify_qp(e->qp, &rtr, IBV_QP_STATE | IBV_QP_AV |
 			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		bail("modify RTR");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 18;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.sq_psn = 0x10;
-	a.max_rd_atomic = 1;
-	if (ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
+		vt_bail("modify RTR");
+	if (ibv_modify_qp(e->qp, &rts, IBV_QP_STATE | IBV_QP_TIMEOUT |
 			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 			  IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
-		bail("modify RTS");
+		vt_bail("modify RTS");
 }
 
 static void pair(struct end *a, struct end *b)
@@ -186,7 +163,7 @@ static int post_recv(struct end *e, uint64_t id)
 static int expect_wc(struct end *e, const char *who, uint64_t id,
 		     enum ibv_wc_status status, double ms)
 {
-	double end = now_ms() + ms;
+	double end = vt_now_ms() + ms;
 	struct ibv_wc wc;
 	int n;
 
@@ -204,13 +181,13 @@ static int expect_wc(struct end *e, const char *who, uint64_t id,
 			return 0;
 		}
 		usleep(500);
-	} while (now_ms() < end);
+	} while (vt_now_ms() < end);
 	FAILED("%s: no completion in %.0f ms", who, ms);
 }
 
 static int expect_state(struct end *e, enum ibv_qp_state want, double ms)
 {
-	double end = now_ms() + ms;
+	double end = vt_now_ms() + ms;
 	struct ibv_qp_init_attr init;
 	struct ibv_qp_attr a;
 
@@ -220,14 +197,14 @@ static int expect_state(struct end *e, enum ibv_qp_state want, double ms)
 		if (a.qp_state == want)
 			return 0;
 		usleep(1000);
-	} while (now_ms() < end);
+	} while (vt_now_ms() < end);
 	FAILED("QP state %d, want %d", a.qp_state, want);
 }
 
 /* Wait up to @ms for an SQ_DRAINED of @qp; other events are dropped. */
 static bool sq_drained(struct ibv_qp *qp, double ms)
 {
-	double end = now_ms() + ms;
+	double end = vt_now_ms() + ms;
 	struct ibv_async_event ev;
 
 	do {
@@ -240,7 +217,7 @@ static bool sq_drained(struct ibv_qp *qp, double ms)
 				return true;
 		}
 		usleep(1000);
-	} while (now_ms() < end);
+	} while (vt_now_ms() < end);
 	return false;
 }
 
@@ -370,47 +347,32 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	struct ibv_device **list;
-	int i, n = 0, nfail = 0;
+	int i;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s IBDEV GID_INDEX [CASE]\n", argv[0]);
 		return 2;
 	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	ctx = vt_start(argv[1]);
 	gid_index = atoi(argv[2]);
-	list = ibv_get_device_list(NULL);
-	for (i = 0; list && list[i] && !ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
-			ctx = ibv_open_device(list[i]);
-	if (!ctx)
-		bail(argv[1]);
 	fcntl(ctx->async_fd, F_SETFL, fcntl(ctx->async_fd, F_GETFL) | O_NONBLOCK);
 	pd = ibv_alloc_pd(ctx);
 	buf = calloc(1, BUF_LEN);
 	if (!pd || !buf || ibv_query_gid(ctx, 1, gid_index, &gid))
-		bail("setup");
+		vt_bail("setup");
 	mr = ibv_reg_mr(pd, buf, BUF_LEN, IBV_ACCESS_LOCAL_WRITE |
 			IBV_ACCESS_REMOTE_WRITE);
 	if (!mr)
-		bail("reg_mr");
+		vt_bail("reg_mr");
 	printf("TAP version 13\n");
 	for (i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++) {
 		if (argc > 3 && strcmp(argv[3], cases[i].name))
 			continue;
 		why[0] = 0;
-		n++;
-		if (cases[i].fn()) {
-			nfail++;
-			printf("not ok %d %s # %s\n", n, cases[i].name, why);
-		} else {
-			printf("ok %d %s\n", n, cases[i].name);
-		}
+		vt_result(!cases[i].fn(), cases[i].name, why);
 	}
-	printf("1..%d\n", n);
 	ibv_dereg_mr(mr);
 	ibv_dealloc_pd(pd);
 	ibv_close_device(ctx);
-	ibv_free_device_list(list);
-	return nfail ? 1 : 0;
+	return vt_plan();
 }

@@ -24,23 +24,9 @@
 #include <string.h>
 #include <infiniband/verbs.h>
 
+#include "vt.h"
+
 #define NRECV	4
-
-static int ntests, nfail;
-
-static void result(bool ok, const char *what)
-{
-	ntests++;
-	if (!ok)
-		nfail++;
-	printf("%s %d %s\n", ok ? "ok" : "not ok", ntests, what);
-}
-
-static void bail(const char *what)
-{
-	printf("Bail out! %s: %s\n", what, strerror(errno));
-	exit(2);
-}
 
 static struct ibv_qp *mkqp(struct ibv_pd *pd, struct ibv_cq *cq,
 			   enum ibv_qp_type type)
@@ -57,20 +43,20 @@ static struct ibv_qp *mkqp(struct ibv_pd *pd, struct ibv_cq *cq,
 	struct ibv_qp *qp = ibv_create_qp(pd, &ia);
 
 	if (!qp)
-		bail("create_qp");
+		vt_bail("create_qp");
 	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			  IBV_QP_PORT | (type == IBV_QPT_UD ? IBV_QP_QKEY :
 					 IBV_QP_ACCESS_FLAGS)))
-		bail("modify INIT");
+		vt_bail("modify INIT");
 	if (type != IBV_QPT_UD)
 		return qp;
 	a.qp_state = IBV_QPS_RTR;
 	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
-		bail("modify RTR");
+		vt_bail("modify RTR");
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = 0;
 	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN))
-		bail("modify RTS");
+		vt_bail("modify RTS");
 	return qp;
 }
 
@@ -89,8 +75,7 @@ static int post_recv(struct ibv_qp *qp, struct ibv_mr *mr, uint64_t id)
 int main(int argc, char **argv)
 {
 	struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1 };
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
+	struct ibv_context *ctx;
 	struct ibv_comp_channel *ch;
 	struct ibv_async_event ev;
 	struct ibv_device_attr da;
@@ -109,46 +94,40 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s IBDEV GID_INDEX\n", argv[0]);
 		return 2;
 	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	list = ibv_get_device_list(NULL);
-	for (i = 0; list && list[i] && !ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
-			ctx = ibv_open_device(list[i]);
-	if (!ctx)
-		bail(argv[1]);
+	ctx = vt_start(argv[1]);
 	pd = ibv_alloc_pd(ctx);
 	ch = ibv_create_comp_channel(ctx);
 	if (!pd || !ch)
-		bail("pd/channel");
+		vt_bail("pd/channel");
 	mr = ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
 	cq = ibv_create_cq(ctx, 32, NULL, ch, 0);
 	if (!mr || !cq || ibv_req_notify_cq(cq, 0))
-		bail("mr/cq");
+		vt_bail("mr/cq");
 	rc = mkqp(pd, cq, IBV_QPT_RC);
 	ud = mkqp(pd, cq, IBV_QPT_UD);
 	for (i = 0; i < NRECV; i++)
 		if (post_recv(rc, mr, i) || post_recv(ud, mr, NRECV + i))
-			bail("post_recv");
+			vt_bail("post_recv");
 	aa.grh.sgid_index = atoi(argv[2]);
 	aa.grh.hop_limit = 1;
 	if (ibv_query_gid(ctx, 1, aa.grh.sgid_index, &aa.grh.dgid))
-		bail("query_gid");
+		vt_bail("query_gid");
 	ah = ibv_create_ah(pd, &aa);
 	if (!ah)
-		bail("create_ah");
+		vt_bail("create_ah");
 	printf("ready\n");
 
 	/* The port and its GIDs may go first; the device goes last. */
 	printf("TAP version 13\n");
 	do {
 		if (ibv_get_async_event(ctx, &ev))
-			bail("get_async_event");
+			vt_bail("get_async_event");
 		printf("# event: %s\n", ibv_event_type_str(ev.event_type));
 		ibv_ack_async_event(&ev);
 	} while (ev.event_type != IBV_EVENT_DEVICE_FATAL);
-	result(true, "IBV_EVENT_DEVICE_FATAL delivered");
+	vt_result(true, "IBV_EVENT_DEVICE_FATAL delivered", NULL);
 
-	result(post_recv(rc, mr, 9) != 0, "post_recv fails");
+	vt_result(post_recv(rc, mr, 9) != 0, "post_recv fails", NULL);
 	sge.addr = (uintptr_t)buf;
 	sge.length = 16;
 	sge.lkey = mr->lkey;
@@ -160,20 +139,19 @@ int main(int argc, char **argv)
 	swr.wr.ud.remote_qkey = 0x11111111;
 	ret = ibv_post_send(ud, &swr, &sbad);
 	printf("# post_send: %s\n", strerror(ret));
-	result(ret != 0, "post_send fails");
+	vt_result(ret != 0, "post_send fails", NULL);
 	n = ibv_poll_cq(cq, 4, wc);
 	printf("# poll_cq: %d\n", n);
-	result(n <= 0, "poll_cq invents no completion");
-	result(!ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE),
-	       "reg_mr refused");
-	result(!ibv_create_cq(ctx, 4, NULL, NULL, 0), "create_cq refused");
-	result(ibv_query_device(ctx, &da) != 0, "query_device fails");
-	result(!ibv_destroy_ah(ah) && !ibv_destroy_qp(ud) &&
-	       !ibv_destroy_qp(rc) && !ibv_destroy_cq(cq) &&
-	       !ibv_destroy_comp_channel(ch) && !ibv_dereg_mr(mr) &&
-	       !ibv_dealloc_pd(pd), "every object destroyed");
-	result(!ibv_close_device(ctx), "device closed");
-	ibv_free_device_list(list);
-	printf("1..%d\n", ntests);
-	return nfail ? 1 : 0;
+	vt_result(n <= 0, "poll_cq invents no completion", NULL);
+	vt_result(!ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE),
+		  "reg_mr refused", NULL);
+	vt_result(!ibv_create_cq(ctx, 4, NULL, NULL, 0), "create_cq refused",
+		  NULL);
+	vt_result(ibv_query_device(ctx, &da) != 0, "query_device fails", NULL);
+	vt_result(!ibv_destroy_ah(ah) && !ibv_destroy_qp(ud) &&
+		  !ibv_destroy_qp(rc) && !ibv_destroy_cq(cq) &&
+		  !ibv_destroy_comp_channel(ch) && !ibv_dereg_mr(mr) &&
+		  !ibv_dealloc_pd(pd), "every object destroyed", NULL);
+	vt_result(!ibv_close_device(ctx), "device closed", NULL);
+	return vt_plan();
 }
