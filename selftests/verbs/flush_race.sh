@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Bounded flush (IBTA 10.3.1, 11.4.2.1): flush_race.c races the producer
+# Bounded flush (IBTA 10.3.1, 11.4.2.1): flush_race.c first posts more
+# sends than its CQ holds to a QP in ERR (the flush must stop at the full
+# CQ and resume as the CQ drains), then races the producer
 # indices of its own SQ and RQ rings from a second thread while its QP is
 # in ERR and the main thread rings empty doorbells, cycles the QP through
 # RESET back to ERR and lets the 16-entry CQ overrun.  With the soft
