@@ -48,8 +48,10 @@ check-kdir:
 		exit 1; \
 	fi
 
+# metaroce.ko, and the kernel consumer the verbs selftests load.
 modules: check-kdir
 	$(MAKE) -C $(KDIR) M=$(ROOT) modules
+	$(MAKE) -C $(KDIR) M=$(ROOT)/selftests/verbs/kmod modules
 
 install: modules_install provider
 	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace install DESTDIR=$(DESTDIR); fi
@@ -70,7 +72,10 @@ modules_install: check-kdir metaroce.ko
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
 
 clean:
-	@if [ -n "$(KVER)" ] && [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(ROOT) clean; fi
+	@if [ -n "$(KVER)" ] && [ -d "$(KDIR)" ]; then \
+		$(MAKE) -C $(KDIR) M=$(ROOT) clean; \
+		$(MAKE) -C $(KDIR) M=$(ROOT)/selftests/verbs/kmod clean; \
+	fi
 	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace clean; fi
 	rm -rf $(BUILD)
 

@@ -8,7 +8,8 @@
 ROOT := $(abspath $(CURDIR)/../..)
 OUT := $(ROOT)/build/selftests/$(SUITE)
 CFLAGS ?= -O2 -g
-override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter
+override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
+		    -I$(ROOT)/include/uapi
 
 TEST_GEN_PROGS := $(addprefix $(OUT)/,$(TEST_GEN_PROGS))
 

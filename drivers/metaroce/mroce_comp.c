@@ -17,16 +17,24 @@
 #define MROCE_UWC_WITH_INV	(1U << 3)
 
 /*
- * Post @cqe to @cq.  A user CQ carries libibverbs flag values, which the
- * provider copies through unchanged.
+ * Add @cqe to @cq without notifying (mroce_cq_add()).  A user CQ carries
+ * libibverbs flag values, which the provider copies through unchanged.
  */
-void mroce_cqe_post(struct mroce_cq *cq, struct metaroce_cqe *cqe,
-		    bool solicited)
+static int mroce_cqe_add(struct mroce_cq *cq, struct metaroce_cqe *cqe,
+			 bool solicited)
 {
 	if (cq->ibcq.uobject && (cqe->wc_flags & IB_WC_WITH_INVALIDATE))
 		cqe->wc_flags = (cqe->wc_flags & ~IB_WC_WITH_INVALIDATE) |
 				MROCE_UWC_WITH_INV;
-	mroce_cq_post(cq, cqe, solicited);
+	return mroce_cq_add(cq, cqe, solicited);
+}
+
+/* Post @cqe to @cq and notify; the caller holds no spinlock. */
+void mroce_cqe_post(struct mroce_cq *cq, struct metaroce_cqe *cqe,
+		    bool solicited)
+{
+	if (mroce_cqe_add(cq, cqe, solicited) > 0)
+		mroce_cq_notify(cq);
 }
 
 static bool mroce_comp_signaled(struct mroce_dpqp *dp, struct mroce_swqe *s)
@@ -44,8 +52,10 @@ static bool mroce_comp_signaled(struct mroce_dpqp *dp, struct mroce_swqe *s)
 static void mroce_comp_retire(struct mroce_dpqp *dp, struct mroce_swqe *s,
 			      u8 status, bool post)
 {
+	struct mroce_cq *cq = to_mcq(dp->qp->ibqp.send_cq);
 	struct mroce_qp *qp = dp->qp;
 	struct metaroce_cqe cqe = {};
+	bool notify = false;
 	unsigned long flags;
 
 	lockdep_assert_held(&dp->run_lock);
@@ -66,9 +76,12 @@ static void mroce_comp_retire(struct mroce_dpqp *dp, struct mroce_swqe *s,
 		qp->sq.head = dp->comp_idx + 1;
 		smp_store_release(&qp->sq.hdr->consumer, qp->sq.head);
 		if (post)
-			mroce_cqe_post(to_mcq(qp->ibqp.send_cq), &cqe, false);
+			notify = mroce_cqe_add(cq, &cqe, false) > 0;
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	/* Outside sq_lock: a kernel consumer's handler may post sends. */
+	if (notify)
+		mroce_cq_notify(cq);
 	dp->comp_idx++;
 	if (s->rd_atomic)
 		dp->rd_atomic--;

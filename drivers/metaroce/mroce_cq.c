@@ -125,17 +125,28 @@ static void mroce_cq_overflow(struct mroce_cq *cq)
 		cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
 }
 
-/*
- * Add one completion.  Returns -ENOSPC, and reports IB_EVENT_CQ_ERR once,
- * when the CQ is full (IBTA 11.4.2.1: CQ overrun is an error); a consumer
+/**
+ * mroce_cq_add() - add one completion, without calling the handler
+ * @cq: the CQ
+ * @cqe: the completion
+ * @solicited: it completes a solicited event (IBTA 11.4.2.2)
+ *
+ * For callers that hold a spinlock of a work queue: a kernel consumer's
+ * completion handler may post work requests, which takes those locks, so
+ * the handler is called with mroce_cq_notify() once they are released.
+ *
+ * Return: 1 when the consumer asked to be notified, 0, or -ENOSPC when the
+ * CQ is full (IBTA 11.4.2.1: CQ overrun; IB_EVENT_CQ_ERR is reported once,
+ * here, through the CQ's event handler, which must not post).  A consumer
  * index the provider corrupted reads as a full CQ.
  */
-int mroce_cq_post(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
-		  bool solicited)
+int mroce_cq_add(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
+		 bool solicited)
 {
 	struct mroce_kring *ring = &cq->ring;
-	bool notify = false, overflow = false;
+	bool overflow = false;
 	unsigned long flags;
+	int ret = 0;
 	u32 used;
 
 	spin_lock_irqsave(&cq->lock, flags);
@@ -153,12 +164,28 @@ int mroce_cq_post(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
 	if (cq->notify == MROCE_CQ_NOTIFY_NEXT ||
 	    (cq->notify == MROCE_CQ_NOTIFY_SOLICITED && solicited)) {
 		cq->notify = MROCE_CQ_NOTIFY_NONE;
-		notify = true;
+		ret = 1;
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
+	return ret;
+}
 
-	if (notify && cq->ibcq.comp_handler)
+/* Call the completion handler; no lock of ours may be held. */
+void mroce_cq_notify(struct mroce_cq *cq)
+{
+	if (cq->ibcq.comp_handler)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+}
+
+/* Add one completion and notify: mroce_cq_add() for callers without locks. */
+int mroce_cq_post(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
+		  bool solicited)
+{
+	int ret = mroce_cq_add(cq, cqe, solicited);
+
+	if (ret <= 0)
+		return ret;
+	mroce_cq_notify(cq);
 	return 0;
 }
 

@@ -102,6 +102,8 @@ struct mroce_resp_msg {
 enum mroce_task_flags {
 	MROCE_TASK_TIMER,	/* the hrtimer fired */
 	MROCE_TASK_DEAD,	/* destroy_qp started: queue nothing more */
+	MROCE_TASK_SQD_ARMED,	/* in SQD, IB_EVENT_SQ_DRAINED still due */
+	MROCE_TASK_SQD_EVENT,	/* drained: report once run_lock is dropped */
 };
 
 /**

@@ -33,7 +33,8 @@ static struct mroce_mr *mroce_mr_lookup(struct mroce_dpqp *dp, u32 key,
 	mr = xa_load(&dp->mdev->res.mr_xa, key >> 8);
 	if (!mr)
 		return NULL;
-	if ((remote ? mr->ibmr.rkey : mr->ibmr.lkey) != key)
+	if ((remote ? mr->ibmr.rkey : mr->ibmr.lkey) != key ||
+	    READ_ONCE(mr->invalid))
 		return NULL;
 	if (mr->ibmr.pd != dp->qp->ibqp.pd)
 		return NULL;

@@ -5,9 +5,20 @@
  *
  * A ring is one vmalloc_user() buffer.  For a user object it is owned by an
  * rdma_user_mmap_entry: destroying the object removes the entry, and the
- * RDMA core calls mroce_mmap_free() once the last mapping is gone, so the
- * memory never disappears under a process that still maps it.  A kernel
- * consumer's ring is freed directly.
+ * RDMA core then calls mroce_mmap_free(), which vfree()s the buffer.  The
+ * memory never disappears under a process that still maps it: the mapping
+ * (remap_vmalloc_range(), which inserts each page with its own reference)
+ * keeps the pages until it is unmapped.  A kernel consumer's ring is freed
+ * directly.
+ *
+ * The same holds when the device goes away under a process (netdev or
+ * namespace deleted, module unloaded): the RDMA core destroys the objects
+ * of every user context (uverbs disassociation) while the process keeps
+ * its mappings.  Before a user ring is given up its LIVE flag is cleared,
+ * so the provider fails later posts and polls on it instead of trusting
+ * indices nobody moves any more.  (The core's own zapping of mappings,
+ * zap_vma_ptes(), is for PFN mappings of device memory that vanishes;
+ * these pages cannot vanish while mapped.)
  */
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -46,6 +57,7 @@ int mroce_kring_alloc(struct mroce_dev *mdev, struct mroce_kring *ring,
 
 	memset(ring, 0, sizeof(*ring));
 	ring->hdr = buf;
+	ring->hdr->flags = METAROCE_RING_F_LIVE;
 	ring->data = (u8 *)buf + METAROCE_RING_HDR_SIZE;
 	ring->num = num;
 	ring->entry_size = entry_size;
@@ -88,6 +100,8 @@ void mroce_kring_free(struct mroce_kring *ring)
 	if (!ring->hdr)
 		return;
 	if (ring->mentry) {
+		/* The process may still map it (see the top of the file). */
+		smp_store_release(&ring->hdr->flags, 0);
 		rdma_user_mmap_entry_remove(&ring->mentry->rdma);
 	} else {
 		vfree(ring->hdr);
@@ -103,7 +117,7 @@ void mroce_kring_reset(struct mroce_kring *ring)
 	if (!ring->hdr)
 		return;
 	ring->head = 0;
-	WRITE_ONCE(ring->hdr->flags, 0);
+	WRITE_ONCE(ring->hdr->flags, METAROCE_RING_F_LIVE);
 	smp_store_release(&ring->hdr->consumer, 0);
 	smp_store_release(&ring->hdr->producer, 0);
 }
@@ -129,6 +143,20 @@ int mroce_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 	err = remap_vmalloc_range(vma, to_mentry(e)->buf, 0);
 	rdma_user_mmap_entry_put(e);
 	return err;
+}
+
+/*
+ * The device is going away under the process owning @ibuc.  Before calling
+ * this the RDMA core destroyed every object of the context, which stopped
+ * their data paths and marked their rings dead (mroce_kring_free()):
+ * nothing of the context is left running in the kernel, and the process
+ * gets IB_EVENT_DEVICE_FATAL and EIO from every later command.  Offering
+ * this operation is what lets the core do so at once instead of waiting,
+ * in device removal, for the process to close the device.
+ */
+void mroce_disassociate_ucontext(struct ib_ucontext *ibuc)
+{
+	ibdev_dbg(ibuc->device, "user context disassociated\n");
 }
 
 void mroce_mmap_free(struct rdma_user_mmap_entry *rdma_entry)

@@ -127,3 +127,34 @@ int mroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	atomic_dec(&mdev->res.num_mr);
 	return 0;
 }
+
+/**
+ * mroce_mr_invalidate() - remote invalidation of @rkey (IBTA 10.6.6)
+ * @mdev: the device
+ * @pd: protection domain of the QP that received the SEND with Invalidate
+ * @rkey: the R_Key its IETH names
+ *
+ * Only a region made invalidatable, one of ib_alloc_mr() for fast
+ * registration (IB_MR_TYPE_MEM_REG), may be invalidated; a region of an
+ * ordinary registration may not (rdma_rxe refuses the same).  Only the
+ * region's state changes: the data path then refuses its keys.
+ *
+ * Return: 0, or -EINVAL when no region of @pd carries @rkey or the region
+ * cannot be invalidated.
+ */
+int mroce_mr_invalidate(struct mroce_dev *mdev, struct ib_pd *pd, u32 rkey)
+{
+	struct mroce_mr *mr;
+	int err = -EINVAL;
+
+	/* Regions are freed after a grace period (mroce_dereg_mr()). */
+	rcu_read_lock();
+	mr = xa_load(&mdev->res.mr_xa, rkey >> 8);
+	if (mr && mr->ibmr.rkey == rkey && mr->ibmr.pd == pd &&
+	    mr->ibmr.type == IB_MR_TYPE_MEM_REG) {
+		WRITE_ONCE(mr->invalid, true);
+		err = 0;
+	}
+	rcu_read_unlock();
+	return err;
+}

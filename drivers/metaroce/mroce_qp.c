@@ -43,6 +43,8 @@ static const u8 mroce_wr_to_wc_opcode[] = {
 	[IB_UVERBS_WR_SEND_WITH_INV] = IB_WC_SEND,
 };
 
+static void mroce_qp_flush_work(struct work_struct *work);
+
 static u32 mroce_send_wqe_size(u32 max_sge, u32 max_inline)
 {
 	return roundup_pow_of_two(sizeof(struct metaroce_send_wqe) +
@@ -185,6 +187,7 @@ int mroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	mutex_init(&qp->state_lock);
 	spin_lock_init(&qp->sq_lock);
 	spin_lock_init(&qp->rq_lock);
+	INIT_WORK(&qp->flush_work, mroce_qp_flush_work);
 	qp->is_user = !!udata;
 	qp->state = IB_QPS_RESET;
 	qp->sq_sig_type = init->sq_sig_type;
@@ -229,6 +232,8 @@ int mroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	xa_erase_irq(&mdev->res.qp_xa, ibqp->qp_num);
 	mroce_dp_qp_destroy(qp);
+	/* The data path may have queued it on its way to ERR. */
+	cancel_work_sync(&qp->flush_work);
 	mroce_kring_free(&qp->rq);
 	mroce_kring_free(&qp->sq);
 	mutex_destroy(&qp->state_lock);
@@ -236,7 +241,8 @@ int mroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	return 0;
 }
 
-static void mroce_qp_event(struct mroce_qp *qp, enum ib_event_type type)
+/* An affiliated asynchronous event of @qp (IBTA 11.6.3). */
+void mroce_qp_event(struct mroce_qp *qp, enum ib_event_type type)
 {
 	struct ib_event ev = {
 		.device = qp->ibqp.device,
@@ -256,16 +262,56 @@ static void mroce_ring_set_flags(struct mroce_kring *ring, u32 set, u32 clear)
 }
 
 /*
- * Complete every posted work request of @ring with IB_WC_WR_FLUSH_ERR
- * (IBTA 10.3.1: in the error state, posted and newly posted work requests
- * complete in error).  The KBUSY handshake tells the provider that no
- * doorbell is needed while the loop runs.  Caller holds the ring's lock.
+ * Complete the oldest posted work request of @ring with IB_WC_WR_FLUSH_ERR.
+ * Returns what mroce_cq_add() returned: on -ENOSPC (CQ overrun, reported
+ * there) the completion is lost, as IBTA 11.4.2.1 allows.  Caller holds the
+ * ring's lock.
  */
-static void mroce_qp_flush_ring(struct mroce_qp *qp, struct mroce_kring *ring,
-				struct mroce_cq *cq, bool send)
+static int mroce_qp_flush_one(struct mroce_qp *qp, struct mroce_kring *ring,
+			      struct mroce_cq *cq, bool send)
 {
-	struct metaroce_cqe cqe;
-	u32 n;
+	const void *slot = mroce_kring_slot(ring, ring->head);
+	struct metaroce_cqe cqe = {};
+
+	cqe.status = IB_WC_WR_FLUSH_ERR;
+	cqe.qp_num = qp->ibqp.qp_num;
+	cqe.port_num = 1;
+	if (send) {
+		const struct metaroce_send_wqe *w = slot;
+		u32 op = READ_ONCE(w->opcode);
+
+		cqe.wr_id = READ_ONCE(w->wr_id);
+		cqe.opcode = op < ARRAY_SIZE(mroce_wr_to_wc_opcode) ?
+			     mroce_wr_to_wc_opcode[op] : IB_WC_SEND;
+	} else {
+		const struct metaroce_recv_wqe *w = slot;
+
+		cqe.wr_id = READ_ONCE(w->wr_id);
+		cqe.opcode = IB_WC_RECV;
+	}
+	/* Slot first, completion second (see mroce_comp.c). */
+	smp_store_release(&ring->hdr->consumer, ++ring->head);
+	return mroce_cq_add(cq, &cqe, false);
+}
+
+/*
+ * Complete posted work requests of @ring with IB_WC_WR_FLUSH_ERR (IBTA
+ * 10.3.1: in the error state, posted and newly posted work requests
+ * complete in error).  The producer index belongs to the provider, which
+ * may keep moving it while this runs with interrupts off, or write garbage:
+ * one call takes at most ring->num entries, and stops at a full CQ (the
+ * rest waits for the next doorbell).  The KBUSY handshake tells the
+ * provider that no doorbell is needed while the loop runs.
+ *
+ * Caller holds the ring's lock, and calls mroce_qp_flushed() once it is
+ * released.  Sets *@notify when the CQ's handler is due; returns true when
+ * entries are left for mroce_qp_flush_work().
+ */
+static bool mroce_qp_flush_ring(struct mroce_qp *qp, struct mroce_kring *ring,
+				struct mroce_cq *cq, bool send, bool *notify)
+{
+	u32 budget = ring->num, n;
+	int ret;
 
 	mroce_ring_set_flags(ring, METAROCE_RING_F_KBUSY, 0);
 	for (;;) {
@@ -276,73 +322,101 @@ static void mroce_qp_flush_ring(struct mroce_qp *qp, struct mroce_kring *ring,
 				  qp->ibqp.qp_num);
 			break;
 		}
-		while (n--) {
-			const void *slot = mroce_kring_slot(ring, ring->head);
-
-			memset(&cqe, 0, sizeof(cqe));
-			cqe.status = IB_WC_WR_FLUSH_ERR;
-			cqe.qp_num = qp->ibqp.qp_num;
-			cqe.port_num = 1;
-			if (send) {
-				const struct metaroce_send_wqe *w = slot;
-				u32 op = READ_ONCE(w->opcode);
-
-				cqe.wr_id = READ_ONCE(w->wr_id);
-				cqe.opcode = op < ARRAY_SIZE(mroce_wr_to_wc_opcode) ?
-					     mroce_wr_to_wc_opcode[op] :
-					     IB_WC_SEND;
-			} else {
-				const struct metaroce_recv_wqe *w = slot;
-
-				cqe.wr_id = READ_ONCE(w->wr_id);
-				cqe.opcode = IB_WC_RECV;
-			}
-			/* Slot first, completion second (see mroce_comp.c). */
-			smp_store_release(&ring->hdr->consumer, ++ring->head);
-			mroce_cq_post(cq, &cqe, false);
+		for (n = min(n, budget); n; n--, budget--) {
+			ret = mroce_qp_flush_one(qp, ring, cq, send);
+			if (ret < 0)
+				goto out;
+			*notify |= ret > 0;
 		}
 		mroce_ring_set_flags(ring, 0, METAROCE_RING_F_KBUSY);
 		/* Pairs with the provider's barrier after its producer store. */
 		smp_mb();
 		if (!mroce_kring_pending(ring))
-			break;
+			return false;
+		if (!budget)
+			return true;
 		mroce_ring_set_flags(ring, METAROCE_RING_F_KBUSY, 0);
 	}
+out:
+	mroce_ring_set_flags(ring, 0, METAROCE_RING_F_KBUSY);
+	return false;
+}
+
+/*
+ * After a flush, with no lock held: the completion handler (a kernel
+ * consumer may post from it), and another round from a work item when the
+ * budget of one call ran out.
+ */
+static void mroce_qp_flushed(struct mroce_qp *qp, struct ib_cq *cq, bool more,
+			     bool notify)
+{
+	if (notify)
+		mroce_cq_notify(to_mcq(cq));
+	if (more)
+		queue_work(system_wq, &qp->flush_work);
 }
 
 /* Caller holds qp->sq_lock. */
-static void mroce_qp_kick_sq(struct mroce_qp *qp)
+static bool mroce_qp_kick_sq(struct mroce_qp *qp, bool *notify)
 {
 	lockdep_assert_held(&qp->sq_lock);
-	if (READ_ONCE(qp->state) == IB_QPS_ERR)
-		mroce_qp_flush_ring(qp, &qp->sq, to_mcq(qp->ibqp.send_cq), true);
+	if (READ_ONCE(qp->state) != IB_QPS_ERR)
+		return false;
+	return mroce_qp_flush_ring(qp, &qp->sq, to_mcq(qp->ibqp.send_cq), true,
+				   notify);
 }
 
 /* Caller holds qp->rq_lock. */
-static void mroce_qp_kick_rq(struct mroce_qp *qp)
+static bool mroce_qp_kick_rq(struct mroce_qp *qp, bool *notify)
 {
 	lockdep_assert_held(&qp->rq_lock);
-	if (qp->rq.hdr && READ_ONCE(qp->state) == IB_QPS_ERR)
-		mroce_qp_flush_ring(qp, &qp->rq, to_mcq(qp->ibqp.recv_cq),
-				    false);
+	if (!qp->rq.hdr || READ_ONCE(qp->state) != IB_QPS_ERR)
+		return false;
+	return mroce_qp_flush_ring(qp, &qp->rq, to_mcq(qp->ibqp.recv_cq),
+				   false, notify);
+}
+
+static void mroce_qp_flush_sq(struct mroce_qp *qp, u32 set_flags)
+{
+	bool notify = false, more;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	mroce_ring_set_flags(&qp->sq, set_flags, 0);
+	more = mroce_qp_kick_sq(qp, &notify);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	mroce_qp_flushed(qp, qp->ibqp.send_cq, more, notify);
+}
+
+static void mroce_qp_flush_rq(struct mroce_qp *qp, u32 set_flags)
+{
+	bool notify = false, more;
+	unsigned long flags;
+
+	if (!qp->rq.hdr)
+		return;
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	mroce_ring_set_flags(&qp->rq, set_flags, 0);
+	more = mroce_qp_kick_rq(qp, &notify);
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	mroce_qp_flushed(qp, qp->ibqp.recv_cq, more, notify);
+}
+
+/* The rest of a flush that ran out of budget (see mroce_qp_flush_ring()). */
+static void mroce_qp_flush_work(struct work_struct *work)
+{
+	struct mroce_qp *qp = container_of(work, struct mroce_qp, flush_work);
+
+	mroce_qp_flush_sq(qp, 0);
+	mroce_qp_flush_rq(qp, 0);
 }
 
 /* Entering ERR.  Caller holds qp->state_lock. */
 static void mroce_qp_enter_err(struct mroce_qp *qp)
 {
-	unsigned long flags;
-
 	lockdep_assert_held(&qp->state_lock);
-	spin_lock_irqsave(&qp->sq_lock, flags);
-	mroce_ring_set_flags(&qp->sq, METAROCE_RING_F_FLUSH, 0);
-	mroce_qp_kick_sq(qp);
-	spin_unlock_irqrestore(&qp->sq_lock, flags);
-
-	spin_lock_irqsave(&qp->rq_lock, flags);
-	if (qp->rq.hdr)
-		mroce_ring_set_flags(&qp->rq, METAROCE_RING_F_FLUSH, 0);
-	mroce_qp_kick_rq(qp);
-	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	mroce_qp_flush_sq(qp, METAROCE_RING_F_FLUSH);
+	mroce_qp_flush_rq(qp, METAROCE_RING_F_FLUSH);
 
 	/* IBTA 11.6.3.1: an SRQ's QP in error reports its last WQE. */
 	if (qp->ibqp.srq)
@@ -499,11 +573,6 @@ int mroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		if (cur != IB_QPS_ERR)
 			mroce_qp_enter_err(qp);
 		break;
-	case IB_QPS_SQD:
-		/* Nothing is in flight on the wire: drained at once. */
-		if (cur != IB_QPS_SQD && qp->attr.en_sqd_async_notify)
-			mroce_qp_event(qp, IB_EVENT_SQ_DRAINED);
-		break;
 	default:
 		break;
 	}
@@ -570,10 +639,12 @@ static int mroce_check_send_wr(struct mroce_qp *qp, const struct ib_send_wr *wr,
 	if (!mroce_qp_connected(qp) && !ud_wr(wr)->ah)
 		return -EINVAL;
 	if (wr->send_flags & IB_SEND_INLINE) {
-		for (i = 0; i < wr->num_sge; i++)
+		/* Against what is left, so no sum of lengths can wrap. */
+		for (i = 0; i < wr->num_sge; i++) {
+			if (wr->sg_list[i].length > qp->cap.max_inline_data - len)
+				return -EINVAL;
 			len += wr->sg_list[i].length;
-		if (len > qp->cap.max_inline_data)
-			return -EINVAL;
+		}
 	}
 	*inline_len = len;
 	return 0;
@@ -647,6 +718,7 @@ int mroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 {
 	struct mroce_qp *qp = to_mqp(ibqp);
 	struct mroce_kring *sq = &qp->sq;
+	bool notify = false, more;
 	unsigned long flags;
 	u32 prod, inline_len;
 	int err = 0;
@@ -685,8 +757,9 @@ int mroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	}
 	if (err)
 		*bad_wr = wr;
-	mroce_qp_kick_sq(qp);
+	more = mroce_qp_kick_sq(qp, &notify);
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	mroce_qp_flushed(qp, ibqp->send_cq, more, notify);
 	mroce_dp_kick_sq(qp);
 	return err;
 }
@@ -734,6 +807,7 @@ int mroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr)
 {
 	struct mroce_qp *qp = to_mqp(ibqp);
+	bool notify = false, more;
 	unsigned long flags;
 	int err = 0;
 
@@ -746,8 +820,9 @@ int mroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	if (wr)
 		err = mroce_recv_ring_post(&qp->rq, qp->cap.max_recv_sge, wr,
 					   bad_wr);
-	mroce_qp_kick_rq(qp);
+	more = mroce_qp_kick_rq(qp, &notify);
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	mroce_qp_flushed(qp, ibqp->recv_cq, more, notify);
 	return err;
 }
 

@@ -170,7 +170,13 @@ static int mroce_req_fetch(struct mroce_dpqp *dp, struct mroce_swqe *s)
 
 	if (prod == dp->req_max)
 		return 0;
-	if (prod - dp->comp_idx > sq->num)
+	/*
+	 * More than a ring ahead of the oldest outstanding WQE, or behind a
+	 * WQE already taken: a producer moved backwards would have the
+	 * provider rewrite slots the kernel still owns.
+	 */
+	if (prod - dp->comp_idx > sq->num ||
+	    prod - dp->comp_idx < dp->req_max - dp->comp_idx)
 		return -EINVAL;
 	/* The WQE and its SGEs or inline data: a whole ring entry. */
 	memcpy(mroce_swqe_entry(s), mroce_kring_slot(sq, dp->req_max),

@@ -57,6 +57,13 @@ static bool mroce_task_req_here(struct mroce_dpqp *dp)
 
 static bool mroce_task_run(struct mroce_dpqp *dp, bool req);
 
+/* Events found by a run, reported without run_lock. */
+static void mroce_task_events(struct mroce_dpqp *dp)
+{
+	if (test_and_clear_bit(MROCE_TASK_SQD_EVENT, &dp->flags))
+		mroce_qp_event(dp->qp, IB_EVENT_SQ_DRAINED);
+}
+
 /*
  * After a run: anything that arrived while the lock was held (another
  * CPU's packet, the timer) or that the run left over goes to the worker.
@@ -65,6 +72,7 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req);
  */
 static void mroce_task_after(struct mroce_dpqp *dp, bool more)
 {
+	mroce_task_events(dp);
 	smp_mb();
 	if (more || !skb_queue_empty(&dp->rxq) ||
 	    test_bit(MROCE_TASK_TIMER, &dp->flags))
@@ -285,6 +293,13 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 			more = true;
 		}
 	}
+	/*
+	 * IBTA 10.3.1 (SQ drain): the event comes when every request that
+	 * started before SQD is acknowledged, not when SQD is entered.
+	 */
+	if (state == IB_QPS_SQD && !dp->error && dp->comp_idx == dp->req_max &&
+	    test_and_clear_bit(MROCE_TASK_SQD_ARMED, &dp->flags))
+		set_bit(MROCE_TASK_SQD_EVENT, &dp->flags);
 	mroce_task_arm(dp);
 	return more || dp->rd.active || !skb_queue_empty(&dp->rxq);
 }
@@ -461,9 +476,10 @@ void mroce_dp_qp_destroy(struct mroce_qp *qp)
  *
  * Caller holds qp->state_lock.  The task is excluded (run_lock) while the
  * data path follows the transition: RTR starts the responder (expected PSN
- * = rq_psn), RTS the requester (sq_psn), ERR flushes the receive WQE the
- * responder holds (the verbs layer flushes the rings), RESET forgets
- * everything.
+ * = rq_psn), RTS the requester (sq_psn), SQD with en_sqd_async_notify arms
+ * IB_EVENT_SQ_DRAINED (reported by the task once nothing is outstanding),
+ * ERR flushes the receive WQE the responder holds (the verbs layer flushes
+ * the rings), RESET forgets everything.
  */
 void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 		     enum ib_qp_state next, int mask)
@@ -473,6 +489,10 @@ void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 	lockdep_assert_held(&qp->state_lock);
 	if (!dp)
 		return;
+	if (next != IB_QPS_SQD)
+		clear_bit(MROCE_TASK_SQD_ARMED, &dp->flags);
+	else if (cur != IB_QPS_SQD && qp->attr.en_sqd_async_notify)
+		set_bit(MROCE_TASK_SQD_ARMED, &dp->flags);
 	spin_lock_bh(&dp->run_lock);
 	if (mask & (IB_QP_AV | IB_QP_DEST_QPN)) {
 		dst_cache_reset(&dp->dst);

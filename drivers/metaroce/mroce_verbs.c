@@ -130,6 +130,7 @@ const struct ib_device_ops mroce_dev_ops = {
 	.dealloc_pd = mroce_dealloc_pd,
 	.dealloc_ucontext = mroce_dealloc_ucontext,
 	.dereg_mr = mroce_dereg_mr,
+	.disassociate_ucontext = mroce_disassociate_ucontext,
 	.destroy_ah = mroce_destroy_ah,
 	.destroy_cq = mroce_destroy_cq,
 	.destroy_qp = mroce_destroy_qp,

@@ -15,6 +15,7 @@
 
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_umem.h>
 #include <uapi/rdma/metaroce-abi.h>
 
@@ -121,6 +122,7 @@ struct mroce_dpqp;
  * @state_lock: serialises modify, query and the flushes they start
  * @sq_lock: protects @sq (kernel posts and doorbells)
  * @rq_lock: protects @rq
+ * @flush_work: continues a flush that one call's budget did not finish
  * @state: current IBTA state (also read locklessly by post_* paths)
  * @attr: attributes as last set by modify_qp
  * @av: primary path
@@ -131,6 +133,7 @@ struct mroce_qp {
 	struct mutex state_lock;
 	spinlock_t sq_lock;
 	spinlock_t rq_lock;
+	struct work_struct flush_work;
 	enum ib_qp_state state;
 	struct ib_qp_attr attr;
 	struct mroce_av av;
@@ -142,11 +145,21 @@ struct mroce_qp {
 	struct mroce_dpqp *dp;
 };
 
+/**
+ * struct mroce_mr - memory region
+ * @ibmr: the core's view (keys, iova, length, type)
+ * @umem: pinned user memory, NULL for the DMA MR
+ * @index: its slot in res.mr_xa, the upper 24 bits of its keys
+ * @access: IB_ACCESS_* rights
+ * @invalid: the keys were invalidated (mroce_mr_invalidate()); the data
+ *	path refuses them
+ */
 struct mroce_mr {
 	struct ib_mr ibmr;
 	struct ib_umem *umem;
 	u32 index;
 	int access;
+	bool invalid;
 };
 
 static inline struct mroce_ucontext *to_muc(struct ib_ucontext *ibuc)
@@ -198,6 +211,7 @@ void mroce_kring_free(struct mroce_kring *ring);
 void mroce_kring_reset(struct mroce_kring *ring);
 u32 mroce_kring_pending(struct mroce_kring *ring);
 int mroce_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma);
+void mroce_disassociate_ucontext(struct ib_ucontext *ibuc);
 void mroce_mmap_free(struct rdma_user_mmap_entry *rdma_entry);
 
 /* mroce_pd.c */
@@ -209,6 +223,7 @@ struct ib_mr *mroce_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				u64 iova, int access, struct ib_udata *udata);
 int mroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+int mroce_mr_invalidate(struct mroce_dev *mdev, struct ib_pd *pd, u32 rkey);
 
 /* mroce_cq.c */
 int mroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
@@ -217,6 +232,9 @@ int mroce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int mroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
 int mroce_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int mroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+int mroce_cq_add(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
+		 bool solicited);
+void mroce_cq_notify(struct mroce_cq *cq);
 int mroce_cq_post(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
 		  bool solicited);
 
@@ -237,6 +255,7 @@ int mroce_recv_ring_post(struct mroce_kring *ring, u32 max_sge,
 			 const struct ib_recv_wr **bad_wr);
 
 void mroce_qp_error(struct mroce_qp *qp);
+void mroce_qp_event(struct mroce_qp *qp, enum ib_event_type type);
 
 /* mroce_task.c: hooks into the data path */
 int mroce_dp_qp_create(struct mroce_qp *qp, struct ib_qp_init_attr *init);

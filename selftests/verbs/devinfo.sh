@@ -17,7 +17,7 @@ t_check "rdma link add $dev (a name without a metaroce prefix)" \
 busywait 5000 port_state_is "$dev" ACTIVE
 
 t_check "sysfs attribute metaroce_abi_version" \
-	grep -qx 1 "/sys/class/infiniband/$dev/metaroce_abi_version"
+	grep -qx 2 "/sys/class/infiniband/$dev/metaroce_abi_version"
 
 out=$(ibv_devices 2>&1)
 if grep -qw "$dev" <<<"$out"; then t_pass "ibv_devices lists $dev"

@@ -45,3 +45,38 @@ ipv4_gid_index() {
 	done
 	return 1
 }
+
+# verbs_prologue: load the module, use the build tree's provider, build the
+# C tests; skips the whole test program when one of them fails.
+verbs_prologue() {
+	mroce_load_or_skip
+	use_build_provider
+	make -s -C "$VERBS_DIR" >/dev/null || ksft_skip_all "cannot build the C tests"
+}
+
+# verbs_one_dev IBDEV: a veth in this namespace with 192.0.2.1 and IBDEV on
+# it, ACTIVE, its IPv4 GID index in VERBS_GID; skips the test program
+# otherwise.  (Not in a subshell: the cleanups it registers must stay.)
+verbs_one_dev() {
+	local va vb
+	va=$(uname_of a) vb=$(uname_of b)
+	veth_pair "$va" "" "$vb" "" || ksft_skip_all "cannot create veth"
+	ip addr add 192.0.2.1/24 dev "$va"
+	mroce_dev_on "$1" "$va" || ksft_skip_all "rdma link add failed"
+	busywait 5000 port_state_is "$1" ACTIVE
+	busywait 5000 ipv4_gid_index "$1" >/dev/null
+	VERBS_GID=$(ipv4_gid_index "$1") || ksft_skip_all "no IPv4 GID on $1"
+}
+
+# tap_relay PREFIX < TAP: one subtest per "ok"/"not ok" line of a C test's
+# TAP output, PREFIX before its description; comments pass through.
+tap_relay() {
+	local line
+	while read -r line; do
+		case $line in
+		"ok "*) t_pass "$1${line#ok [0-9]* }" ;;
+		"not ok "*) t_fail "$1${line#not ok [0-9]* }" ;;
+		"# "*|"Bail out!"*) echo "# $1${line#\# }" ;;
+		esac
+	done
+}

@@ -138,6 +138,13 @@ static inline void mroce_store_release(uint32_t *p, uint32_t v)
 	__atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
+/* Does the kernel still serve @ring?  (METAROCE_RING_F_LIVE, ABI header.) */
+static inline bool mroce_ring_live(const struct mroce_uring *ring)
+{
+	return __atomic_load_n(&ring->hdr->flags, __ATOMIC_ACQUIRE) &
+	       METAROCE_RING_F_LIVE;
+}
+
 static inline void *mroce_ring_slot(struct mroce_uring *ring, uint32_t idx)
 {
 	return ring->data + (size_t)(idx & (ring->num - 1)) * ring->entry_size;

@@ -51,6 +51,8 @@ static int mroce_cqx_load(struct ibv_cq_ex *cqx, uint32_t cons)
 
 	if (cons == mroce_load_acquire(&cq->ring.hdr->producer))
 		return ENOENT;
+	if (!mroce_ring_live(&cq->ring))
+		return EIO;
 	cqe = mroce_ring_slot(&cq->ring, cons);
 	cq->cur = cqe;
 	cq->cur_idx = cons;
@@ -203,6 +205,10 @@ static void mroce_wr_flush(struct mroce_uqp *qp)
 	w->pending = false;
 	if (w->err)
 		return;
+	if (!mroce_ring_live(sq)) {
+		w->err = EIO;
+		return;
+	}
 	if (w->prod - mroce_load_acquire(&sq->hdr->consumer) >= sq->num) {
 		w->err = ENOMEM;
 		return;

@@ -154,7 +154,10 @@ int mroce_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 
 	pthread_spin_lock(&qp->sq_lock);
 	prod = sq->hdr->producer;
-	for (; wr; wr = wr->next) {
+	/* The device went away under the process (see the ABI header). */
+	if (!mroce_ring_live(sq))
+		ret = EIO;
+	for (; wr && !ret; wr = wr->next) {
 		cons = mroce_load_acquire(&sq->hdr->consumer);
 		if (prod - cons >= sq->num) {
 			ret = ENOMEM;
@@ -181,6 +184,10 @@ static int mroce_ring_post_recv(struct mroce_uring *ring, uint32_t max_sge,
 	uint32_t prod = ring->hdr->producer, cons;
 	int i;
 
+	if (!mroce_ring_live(ring)) {
+		*bad_wr = wr;
+		return EIO;
+	}
 	for (; wr; wr = wr->next) {
 		struct metaroce_recv_wqe *wqe;
 		struct metaroce_sge *sge;
@@ -271,6 +278,11 @@ int mroce_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc)
 	ring = &cq->ring;
 	cons = ring->hdr->consumer;
 	prod = mroce_load_acquire(&ring->hdr->producer);
+	/* Indices nobody maintains any more say nothing. */
+	if (cons != prod && !mroce_ring_live(ring)) {
+		pthread_spin_unlock(&cq->lock);
+		return -EIO;
+	}
 	while (n < ne && cons != prod) {
 		mroce_cqe_to_wc(mroce_ring_slot(ring, cons), &wc[n]);
 		cons++;

@@ -46,13 +46,19 @@
  *    requests), which it does whenever FLUSH is set and KBUSY is not.
  *  - On a transition to RESET the kernel zeroes both counters; the
  *    provider keeps no cached copy of either.
+ *  - METAROCE_RING_F_LIVE is set by the kernel while the ring belongs to
+ *    a live object, and cleared when the kernel gives the ring up: the
+ *    object was destroyed, or the device went away under the process
+ *    (netdev or namespace deleted, module unloaded: uverbs disassociation),
+ *    which keeps its mapping of a ring nobody serves.  The provider fails
+ *    posts with EIO and polls with an error on a ring without LIVE.
  */
 #ifndef METAROCE_ABI_H
 #define METAROCE_ABI_H
 
 #include <linux/types.h>
 
-#define METAROCE_UVERBS_ABI_VERSION	1
+#define METAROCE_UVERBS_ABI_VERSION	2
 
 /*
  * Name of the read-only sysfs attribute of every MetaRoCE ib_device
@@ -67,6 +73,7 @@
 enum metaroce_ring_flags {
 	METAROCE_RING_F_KBUSY = 1 << 0,
 	METAROCE_RING_F_FLUSH = 1 << 1,
+	METAROCE_RING_F_LIVE = 1 << 2,
 };
 
 struct metaroce_ring {
