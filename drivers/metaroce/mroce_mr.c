@@ -4,8 +4,9 @@
  * gives kernel consumers access to all of kernel memory.
  *
  * Keys are index << 8 | a random byte (IBTA 10.6.3.1 "key" portion), the
- * index naming the region in res.mr_xa; the index range bounds the number of
- * regions to the advertised max_mr.
+ * index naming the region in res.mr_xa.  Indices are drawn at random from a
+ * sparse space (mroce_key_reserve()), so that a remote peer cannot predict
+ * the R_Key of a region from the keys it was given for others.
  */
 #include <linux/random.h>
 
@@ -28,18 +29,53 @@ static int mroce_mr_check_access(int access)
 	return 0;
 }
 
+/**
+ * mroce_key_reserve() - reserve a random key index in @xa
+ * @xa: res.mr_xa or res.mw_xa
+ * @kind: MROCE_KEY_MR or MROCE_KEY_MW: the top bit of the index
+ * @index: the index reserved (a NULL entry until the object is published)
+ *
+ * A key is index << 8 | key byte.  The index is drawn uniformly from the
+ * 2^23 - 1 values of its kind, so with n objects alive a guessed 32-bit
+ * key names one with probability n / 2^31 instead of the near certainty a
+ * sequential index gives (rxe's keys are consecutive).  A drawn index that
+ * is taken is drawn again; with at most max_mr objects of a kind
+ * (2^16 of 2^23) a draw collides with probability below 1/128, so
+ * MROCE_KEY_TRIES draws all colliding does not happen in practice.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mroce_key_reserve(struct xarray *xa, u32 kind, u32 *index)
+{
+	unsigned int i;
+	int err = -EBUSY;
+	u32 idx;
+
+	for (i = 0; i < MROCE_KEY_TRIES && err == -EBUSY; i++) {
+		idx = kind | get_random_u32_inclusive(1, MROCE_KEY_IDX_MASK);
+		err = xa_insert(xa, idx, NULL, GFP_KERNEL);
+	}
+	if (err)
+		return err == -EBUSY ? -ENOMEM : err;
+	*index = idx;
+	return 0;
+}
+
 /* Reserve an index; the region is published by mroce_mr_publish(). */
 static int mroce_mr_reserve(struct mroce_dev *mdev, struct mroce_mr *mr)
 {
 	u32 key;
 	int err;
 
-	err = xa_alloc_cyclic(&mdev->res.mr_xa, &mr->index, NULL,
-			      XA_LIMIT(1, MROCE_MAX_MR), &mdev->res.next_mr,
-			      GFP_KERNEL);
-	if (err < 0)
-		return err == -EBUSY ? -ENOMEM : err;
-	atomic_inc(&mdev->res.num_mr);
+	if (atomic_inc_return(&mdev->res.num_mr) > MROCE_MAX_MR) {
+		atomic_dec(&mdev->res.num_mr);
+		return -ENOMEM;
+	}
+	err = mroce_key_reserve(&mdev->res.mr_xa, MROCE_KEY_MR, &mr->index);
+	if (err) {
+		atomic_dec(&mdev->res.num_mr);
+		return err;
+	}
 	key = mr->index << 8 | get_random_u8();
 	mr->ibmr.lkey = key;
 	mr->ibmr.rkey = key;

@@ -12,13 +12,13 @@
 /**
  * struct mroce_res - lookup tables and limits of one device's objects
  * @qp_xa: QP number -> struct mroce_qp (QP1 is the GSI QP)
- * @mr_xa: key index (key >> 8) -> struct mroce_mr
+ * @mr_xa: key index (key >> 8) -> struct mroce_mr, random indices
  * @srq_xa: SRQ number -> struct mroce_srq
  * @ah_xa: AH number -> struct mroce_ah
- * @next_qpn, @next_mr, @next_srq: cursors of the cyclic allocations
- * @num_qp, @num_cq, @num_srq: objects alive, bounded by the advertised
- *	limits (MRs and AHs are bounded by their xarray's id range)
- * @num_ucontext, @num_mr, @num_ah: objects alive, for the read-only
+ * @next_qpn, @next_srq, @next_ah: cursors of the cyclic allocations
+ * @num_qp, @num_cq, @num_srq, @num_mr: objects alive, bounded by the
+ *	advertised limits (AHs are bounded by their xarray's id range)
+ * @num_ucontext, @num_ah: objects alive, for the read-only
  *	metaroce_objects sysfs attribute (leak checks after killed processes)
  * @num_ring: ring buffers allocated and not yet freed; a user ring lives
  *	until its last mapping is gone, after its object
@@ -33,7 +33,6 @@ struct mroce_res {
 	struct xarray srq_xa;
 	struct xarray ah_xa;
 	u32 next_qpn;
-	u32 next_mr;
 	u32 next_srq;
 	u32 next_ah;
 	atomic_t num_qp;

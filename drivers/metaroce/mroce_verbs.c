@@ -80,7 +80,7 @@ static int mroce_enable_driver(struct ib_device *ibdev)
 				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 
 	xa_init_flags(&res->qp_xa, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
-	xa_init_flags(&res->mr_xa, XA_FLAGS_ALLOC1);
+	xa_init(&res->mr_xa);
 	xa_init_flags(&res->srq_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&res->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	res->next_qpn = MROCE_FIRST_QPN;

@@ -204,7 +204,22 @@ void mroce_mmap_free(struct rdma_user_mmap_entry *rdma_entry);
 int mroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
 int mroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
 
+/*
+ * Key indices (key >> 8): the top bit tells a memory window's from a memory
+ * region's, the other 23 bits are random (mroce_key_reserve()).
+ */
+#define MROCE_KEY_MR		0
+#define MROCE_KEY_MW		BIT(23)
+#define MROCE_KEY_IDX_MASK	(BIT(23) - 1)
+#define MROCE_KEY_TRIES		32
+
+static inline bool mroce_key_is_mw(u32 key)
+{
+	return (key >> 8) & MROCE_KEY_MW;
+}
+
 /* mroce_mr.c */
+int mroce_key_reserve(struct xarray *xa, u32 kind, u32 *index);
 struct ib_mr *mroce_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				u64 iova, int access, struct ib_udata *udata);

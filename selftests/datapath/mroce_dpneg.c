@@ -12,8 +12,9 @@
  *  retry_*        peer QP destroyed, in ERR, wrong destination QPN:
  *                 IBV_WC_RETRY_EXC_ERR after retry_cnt Local ACK Timeouts
  *                 (IBTA 9.7.6.1.3)
- *  acc_*          WRITE, READ and atomics with a bad R_Key, out of the
- *                 region, without the access right, misaligned: the
+ *  acc_*          WRITE, READ and atomics with a bad R_Key (key byte or
+ *                 index), out of the region, without the access right,
+ *                 misaligned: the
  *                 requester gets the remote error, the responder QP goes to
  *                 ERR and flushes its receive (IBTA 9.7.5.2.x, 9.9.3.1.2),
  *                 memory around the region is untouched
@@ -523,8 +524,8 @@ static int t_retry(int how)
 
 /* ---- remote access errors ----------------------------------------------- */
 
-enum acc_what { BAD_RKEY, BEFORE_MR, PAST_MR, NO_MR_RIGHT, NO_QP_RIGHT,
-		MISALIGNED };
+enum acc_what { BAD_RKEY, BAD_INDEX, BEFORE_MR, PAST_MR, NO_MR_RIGHT,
+		NO_QP_RIGHT, MISALIGNED };
 
 static int t_access(enum ibv_wr_opcode op, enum acc_what what)
 {
@@ -541,6 +542,9 @@ static int t_access(enum ibv_wr_opcode op, enum acc_what what)
 	switch (what) {
 	case BAD_RKEY:
 		rkey ^= 0x80;	/* same index, other key byte */
+		break;
+	case BAD_INDEX:
+		rkey ^= 0x100000;	/* other index, same key byte */
 		break;
 	case BEFORE_MR:
 		raddr = (uintptr_t)B.mem - 8;
@@ -748,6 +752,7 @@ static const struct tcase cases[] = {
 	{ "retry_peer_err", c_retry, PEER_ERR, 0 },
 	{ "retry_wrong_qpn", c_retry, PEER_WRONG_QPN, 0 },
 	{ "acc_write_bad_rkey", c_access, IBV_WR_RDMA_WRITE, BAD_RKEY },
+	{ "acc_write_bad_index", c_access, IBV_WR_RDMA_WRITE, BAD_INDEX },
 	{ "acc_write_before_mr", c_access, IBV_WR_RDMA_WRITE, BEFORE_MR },
 	{ "acc_write_past_mr", c_access, IBV_WR_RDMA_WRITE, PAST_MR },
 	{ "acc_write_no_mr_right", c_access, IBV_WR_RDMA_WRITE, NO_MR_RIGHT },
