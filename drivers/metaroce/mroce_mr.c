@@ -14,14 +14,13 @@
 
 #define MROCE_MR_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC | \
-			 IB_ACCESS_RELAXED_ORDERING)
+			 IB_ACCESS_MW_BIND | IB_ACCESS_RELAXED_ORDERING)
 
 static int mroce_mr_check_access(int access)
 {
-	/* Features not offered (ODP, memory windows) are not bad input. */
+	/* A feature not offered (ODP) is not bad input. */
 	if (access & ~MROCE_MR_ACCESS)
-		return access & (IB_ACCESS_ON_DEMAND | IB_ACCESS_MW_BIND) ?
-		       -EOPNOTSUPP : -EINVAL;
+		return access & IB_ACCESS_ON_DEMAND ? -EOPNOTSUPP : -EINVAL;
 	/* IBTA 10.6.3.1: remote write or atomic needs local write. */
 	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & IB_ACCESS_LOCAL_WRITE))
@@ -84,6 +83,7 @@ static int mroce_mr_reserve(struct mroce_dev *mdev, struct mroce_mr *mr)
 
 static void mroce_mr_publish(struct mroce_dev *mdev, struct mroce_mr *mr)
 {
+	mr->serial = atomic64_inc_return(&mdev->res.mr_serial);
 	xa_store(&mdev->res.mr_xa, mr->index, mr, GFP_KERNEL);
 }
 
@@ -107,8 +107,32 @@ struct ib_mr *mroce_get_dma_mr(struct ib_pd *ibpd, int access)
 	mr->access = access;
 	mr->ibmr.iova = 0;
 	mr->ibmr.length = U64_MAX;
+	mr->length = U64_MAX;
 	mroce_mr_publish(mdev, mr);
 	return &mr->ibmr;
+}
+
+/*
+ * The page array of a user region: one pointer per pinned page (2 MiB for
+ * 1 GiB of 4 KiB pages), built once here instead of walking the
+ * scatterlist from its start for every packet.
+ */
+static int mroce_mr_map_pages(struct mroce_mr *mr)
+{
+	struct sg_table *sgt = &mr->umem->sgt_append.sgt;
+	size_t n = ib_umem_num_pages(mr->umem), i = 0;
+	struct sg_page_iter iter;
+
+	mr->pages = kvmalloc_array(n, sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages)
+		return -ENOMEM;
+	for_each_sgtable_page(sgt, &iter, 0) {
+		if (i == n)
+			break;
+		mr->pages[i++] = sg_page_iter_page(&iter);
+	}
+	mr->npages = i;
+	return 0;
 }
 
 struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
@@ -134,15 +158,22 @@ struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 		err = PTR_ERR(mr->umem);
 		goto err_free;
 	}
-	err = mroce_mr_reserve(mdev, mr);
+	err = mroce_mr_map_pages(mr);
 	if (err)
 		goto err_umem;
+	err = mroce_mr_reserve(mdev, mr);
+	if (err)
+		goto err_pages;
 	mr->access = access;
 	mr->ibmr.iova = iova;
 	mr->ibmr.length = length;
+	mr->iova = iova;
+	mr->length = length;
 	mroce_mr_publish(mdev, mr);
 	return &mr->ibmr;
 
+err_pages:
+	kvfree(mr->pages);
 err_umem:
 	ib_umem_release(mr->umem);
 err_free:
@@ -158,8 +189,78 @@ int mroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	xa_erase(&mdev->res.mr_xa, mr->index);
 	/* The data path looks regions up under RCU (mroce_mem.c). */
 	synchronize_rcu();
+	kvfree(mr->pages);
+	kfree(mr->fr_pages);
 	ib_umem_release(mr->umem);
 	kfree(mr);
 	atomic_dec(&mdev->res.num_mr);
 	return 0;
+}
+
+/**
+ * mroce_alloc_mr() - a region for fast registration (FRWR)
+ * @ibpd: its protection domain
+ * @type: IB_MR_TYPE_MEM_REG only
+ * @max_num_sg: pages map_mr_sg may map
+ *
+ * Kernel consumers map a scatterlist into it (mroce_map_mr_sg()), then
+ * register it with an IB_WR_REG_MR work request and invalidate it with
+ * IB_WR_LOCAL_INV or a peer's SEND with invalidate (IBTA 10.6.3.x fast
+ * registration, 10.8.2 memory management extensions); it grants no access
+ * before the first registration executes.
+ */
+struct ib_mr *mroce_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+			     u32 max_num_sg)
+{
+	struct mroce_dev *mdev = to_mdev(ibpd->device);
+	struct mroce_mr *mr;
+	int err;
+
+	if (type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EINVAL);
+	if (!max_num_sg || max_num_sg > MROCE_MAX_FR_PAGES)
+		return ERR_PTR(-EINVAL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->fr_pages = kcalloc(max_num_sg, sizeof(u64), GFP_KERNEL);
+	if (!mr->fr_pages) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	mr->fr_max = max_num_sg;
+	err = mroce_mr_reserve(mdev, mr);
+	if (err)
+		goto err_pages;
+	mr->fr_key = mr->ibmr.lkey;
+	mroce_mr_publish(mdev, mr);
+	return &mr->ibmr;
+
+err_pages:
+	kfree(mr->fr_pages);
+err_free:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
+static int mroce_mr_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct mroce_mr *mr = to_mmr(ibmr);
+
+	if (mr->fr_npages == mr->fr_max)
+		return -ENOMEM;
+	mr->fr_pages[mr->fr_npages++] = addr;
+	return 0;
+}
+
+/*
+ * ib_map_mr_sg(): ib_sg_to_pages() sets ibmr.iova, ibmr.length and
+ * ibmr.page_size and hands us each page; the registration in force is only
+ * replaced when IB_WR_REG_MR executes.
+ */
+int mroce_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		    unsigned int *sg_offset)
+{
+	to_mmr(ibmr)->fr_npages = 0;
+	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, mroce_mr_set_page);
 }

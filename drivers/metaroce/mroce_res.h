@@ -13,10 +13,12 @@
  * struct mroce_res - lookup tables and limits of one device's objects
  * @qp_xa: QP number -> struct mroce_qp (QP1 is the GSI QP)
  * @mr_xa: key index (key >> 8) -> struct mroce_mr, random indices
+ * @mw_xa: key index (key >> 8) -> struct mroce_mw, random indices
+ * @mr_serial: last struct mroce_mr serial handed out
  * @srq_xa: SRQ number -> struct mroce_srq
  * @ah_xa: AH number -> struct mroce_ah
  * @next_qpn, @next_srq, @next_ah: cursors of the cyclic allocations
- * @num_qp, @num_cq, @num_srq, @num_mr: objects alive, bounded by the
+ * @num_qp, @num_cq, @num_srq, @num_mr, @num_mw: objects alive, bounded by the
  *	advertised limits (AHs are bounded by their xarray's id range)
  * @num_ucontext, @num_ah: objects alive, for the read-only
  *	metaroce_objects sysfs attribute (leak checks after killed processes)
@@ -30,6 +32,8 @@
 struct mroce_res {
 	struct xarray qp_xa;
 	struct xarray mr_xa;
+	struct xarray mw_xa;
+	atomic64_t mr_serial;
 	struct xarray srq_xa;
 	struct xarray ah_xa;
 	u32 next_qpn;
@@ -40,6 +44,7 @@ struct mroce_res {
 	atomic_t num_srq;
 	atomic_t num_ucontext;
 	atomic_t num_mr;
+	atomic_t num_mw;
 	atomic_t num_ah;
 	atomic_t num_ring;
 	atomic_t num_mmap;
