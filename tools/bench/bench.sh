@@ -10,6 +10,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 tools/deps.sh
 make --no-print-directory modules provider
+make --no-print-directory -C selftests/datapath
 export MROCE_T_BENCH_RUNS=${BENCH_RUNS:-5}
 rc=0
 tools/vm/run.sh --name bench --timeout "${BENCH_TIMEOUT:-3600}" -- \
