@@ -111,7 +111,8 @@ void mroce_comp_complete(struct mroce_dpqp *dp)
 			break;
 		if (!rc && !s->done)
 			break;
-		if (rc) {
+		/* A local operation (npsn 0) has no PSN to wait for. */
+		if (rc && s->npsn) {
 			u32 last = mroce_psn_add(s->first_psn, s->npsn - 1);
 
 			if (!mroce_psn_before(last, dp->win.una))

@@ -80,7 +80,10 @@ int mroce_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
 	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
 				 IB_DEVICE_SYS_IMAGE_GUID |
 				 IB_DEVICE_SHUTDOWN_PORT |
-				 IB_DEVICE_PORT_ACTIVE_EVENT;
+				 IB_DEVICE_PORT_ACTIVE_EVENT |
+				 IB_DEVICE_MEM_WINDOW |
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B |
+				 IB_DEVICE_MEM_MGT_EXTENSIONS;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	attr->max_send_sge = MROCE_MAX_SGE;
 	attr->max_recv_sge = MROCE_MAX_SGE;
@@ -88,6 +91,7 @@ int mroce_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
 	attr->max_cq = MROCE_MAX_CQ;
 	attr->max_cqe = MROCE_MAX_CQE;
 	attr->max_mr = MROCE_MAX_MR;
+	attr->max_mw = MROCE_MAX_MW;
 	attr->max_pd = MROCE_MAX_PD;
 	attr->max_qp_rd_atom = MROCE_MAX_RD_ATOMIC;
 	attr->max_qp_init_rd_atom = MROCE_MAX_RD_ATOMIC;
@@ -99,7 +103,7 @@ int mroce_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
 	attr->max_srq_sge = MROCE_MAX_SGE;
 	attr->max_pkeys = 1;
 	attr->local_ca_ack_delay = MROCE_LOCAL_CA_ACK_DELAY;
-	attr->max_fast_reg_page_list_len = 0;
+	attr->max_fast_reg_page_list_len = MROCE_MAX_FR_PAGES;
 	return 0;
 }
 

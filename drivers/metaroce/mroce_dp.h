@@ -255,6 +255,14 @@ int mroce_rkey_check(struct mroce_dpqp *dp, u32 rkey, u64 va, u32 len,
 int mroce_rkey_atomic(struct mroce_dpqp *dp, u32 rkey, u64 va, bool cmp_swap,
 		      u64 compare_add, u64 swap, u64 *orig);
 
+/* mroce_mw.c */
+u8 mroce_mw_bind(struct mroce_dpqp *dp, const struct metaroce_send_wqe *w);
+int mroce_mw_invalidate(struct mroce_dpqp *dp, u32 rkey, bool remote);
+int mroce_key_invalidate(struct mroce_dpqp *dp, u32 key, bool remote);
+u8 mroce_mr_fast_reg(struct mroce_dpqp *dp, const struct metaroce_send_wqe *w);
+struct mroce_mr *mroce_mw_lookup(struct mroce_dpqp *dp, u32 rkey, int access,
+				 u64 va, u64 len);
+
 /* mroce_req.c */
 void mroce_req_run(struct mroce_dpqp *dp, int *budget);
 bool mroce_req_pending(struct mroce_dpqp *dp);

@@ -8,11 +8,11 @@
  * Lookups run under rcu_read_lock(): mroce_dereg_mr() unpublishes a region
  * and waits for a grace period before it unpins the pages, so a region found
  * here stays usable until rcu_read_unlock().  Copies to and from user
- * memory walk the pinned pages of the ib_umem (kmap_atomic inside the
- * sg_miter helpers), which is allowed in an RCU read-side section.
+ * memory find each page in the region's page array (O(1) in the offset,
+ * however large the region) and map it with kmap_local_page(), which is
+ * allowed in an RCU read-side section.
  */
 #include <linux/highmem.h>
-#include <linux/scatterlist.h>
 
 #include "mroce_dp.h"
 
@@ -21,7 +21,9 @@ static DEFINE_SPINLOCK(mroce_atomic_lock);
 
 /*
  * The region @key names, if @pd owns it, it grants @access and
- * [@va, @va + @len) lies inside it.  Caller holds rcu_read_lock().
+ * [@va, @va + @len) lies inside it; for an R_Key of a memory window, the
+ * region behind the window if the window allows the access (mroce_mw.c).
+ * Caller holds rcu_read_lock().
  */
 static struct mroce_mr *mroce_mr_lookup(struct mroce_dpqp *dp, u32 key,
 					bool remote, int access, u64 va,
@@ -30,29 +32,89 @@ static struct mroce_mr *mroce_mr_lookup(struct mroce_dpqp *dp, u32 key,
 	struct mroce_mr *mr;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "mroce_mr_lookup without RCU");
+	if (mroce_key_is_mw(key))
+		return remote ? mroce_mw_lookup(dp, key, access, va, len) :
+				NULL;
 	mr = xa_load(&dp->mdev->res.mr_xa, key >> 8);
 	if (!mr)
 		return NULL;
-	if ((remote ? mr->ibmr.rkey : mr->ibmr.lkey) != key ||
-	    READ_ONCE(mr->invalid))
+	if (mr->fr_pages) {
+		/* Registered by IB_WR_REG_MR: the fields below follow. */
+		if (!smp_load_acquire(&mr->fr_valid) || mr->fr_key != key)
+			return NULL;
+	} else if ((remote ? mr->ibmr.rkey : mr->ibmr.lkey) != key) {
 		return NULL;
+	}
 	if (mr->ibmr.pd != dp->qp->ibqp.pd)
 		return NULL;
 	if ((mr->access & access) != access)
 		return NULL;
-	if (va < mr->ibmr.iova || len > mr->ibmr.length ||
-	    va - mr->ibmr.iova > mr->ibmr.length - len)
+	if (!mroce_range_in(va, len, mr->iova, mr->length))
 		return NULL;
 	return mr;
+}
+
+/*
+ * The page holding byte @off of a user region (counted from the start of
+ * its first page) and the offset in it.  Caller holds RCU.
+ */
+static struct page *mroce_mr_page(struct mroce_mr *mr, u64 off,
+				  unsigned int *poff)
+{
+	u64 idx = off >> PAGE_SHIFT;
+
+	if (idx >= mr->npages)
+		return NULL;
+	*poff = offset_in_page(off);
+	return mr->pages[idx];
+}
+
+/*
+ * The kernel virtual address of @va in a fast-registration region and the
+ * bytes that follow it in the same page of the mapping.  Caller holds RCU.
+ */
+static u8 *mroce_fr_addr(struct mroce_mr *mr, u64 va, u32 *avail)
+{
+	u64 psize = 1ULL << mr->fr_shift;
+	u64 off = va - mr->iova + (mr->iova & (psize - 1));
+	u64 idx = off >> mr->fr_shift;
+
+	if (idx >= mr->fr_npages)
+		return NULL;
+	*avail = psize - (off & (psize - 1));
+	return (u8 *)(uintptr_t)(mr->fr_pages[idx] + (off & (psize - 1)));
+}
+
+static int mroce_fr_xfer(struct mroce_mr *mr, u64 va, u8 *p, u32 len,
+			 bool to_mem)
+{
+	while (len) {
+		u32 avail, n;
+		u8 *m = mroce_fr_addr(mr, va, &avail);
+
+		if (!m)
+			return -EFAULT;
+		n = min(len, avail);
+		if (to_mem)
+			memcpy(m, p, n);
+		else
+			memcpy(p, m, n);
+		va += n;
+		p += n;
+		len -= n;
+	}
+	return 0;
 }
 
 /* Copy between @buf and a checked range of @mr.  Caller holds RCU. */
 static int mroce_mr_xfer(struct mroce_mr *mr, u64 va, void *buf, u32 len,
 			 bool to_mem)
 {
-	struct sg_table *sgt;
-	size_t off, n;
+	u64 off;
+	u8 *p = buf;
 
+	if (mr->fr_pages)
+		return mroce_fr_xfer(mr, va, p, len, to_mem);
 	if (!mr->umem) {
 		/* DMA MR: kernel consumers pass kernel virtual addresses. */
 		void *p = (void *)(uintptr_t)va;
@@ -63,15 +125,26 @@ static int mroce_mr_xfer(struct mroce_mr *mr, u64 va, void *buf, u32 len,
 			memcpy(buf, p, len);
 		return 0;
 	}
-	sgt = &mr->umem->sgt_append.sgt;
-	off = va - mr->ibmr.iova + ib_umem_offset(mr->umem);
-	if (to_mem)
-		n = sg_pcopy_from_buffer(sgt->sgl, sgt->orig_nents, buf, len,
-					 off);
-	else
-		n = sg_pcopy_to_buffer(sgt->sgl, sgt->orig_nents, buf, len,
-				       off);
-	return n == len ? 0 : -EFAULT;
+	off = va - mr->iova + ib_umem_offset(mr->umem);
+	while (len) {
+		unsigned int poff, n;
+		struct page *page = mroce_mr_page(mr, off, &poff);
+		u8 *map;
+
+		if (!page)
+			return -EFAULT;
+		n = min_t(u32, len, PAGE_SIZE - poff);
+		map = kmap_local_page(page);
+		if (to_mem)
+			memcpy(map + poff, p, n);
+		else
+			memcpy(p, map + poff, n);
+		kunmap_local(map);
+		off += n;
+		p += n;
+		len -= n;
+	}
+	return 0;
 }
 
 u32 mroce_sge_total(const struct metaroce_sge *sge, u32 nsge)
@@ -167,27 +240,6 @@ int mroce_rkey_copy(struct mroce_dpqp *dp, u32 rkey, u64 va, void *buf,
 	return err;
 }
 
-/*
- * The page and offset of byte @off of a user region.  Caller holds RCU.
- */
-static struct page *mroce_umem_page(struct ib_umem *umem, size_t off,
-				    unsigned int *poff)
-{
-	struct sg_table *sgt = &umem->sgt_append.sgt;
-	struct scatterlist *sg;
-	unsigned int i;
-
-	for_each_sg(sgt->sgl, sg, sgt->orig_nents, i) {
-		if (off < sg->length) {
-			off += sg->offset;
-			*poff = offset_in_page(off);
-			return nth_page(sg_page(sg), off >> PAGE_SHIFT);
-		}
-		off -= sg->length;
-	}
-	return NULL;
-}
-
 /**
  * mroce_rkey_atomic() - execute an atomic request (IBTA 9.4.5)
  * @dp: the responder's QP
@@ -218,9 +270,17 @@ int mroce_rkey_atomic(struct mroce_dpqp *dp, u32 rkey, u64 va, bool cmp_swap,
 		goto out;
 	}
 	if (mr->umem) {
-		page = mroce_umem_page(mr->umem, va - mr->ibmr.iova +
-				       ib_umem_offset(mr->umem), &poff);
+		page = mroce_mr_page(mr, va - mr->iova +
+				     ib_umem_offset(mr->umem), &poff);
 		if (!page || poff & 7) {
+			err = -EINVAL;
+			goto out;
+		}
+	} else if (mr->fr_pages) {
+		u32 avail;
+
+		p = (u64 *)mroce_fr_addr(mr, va, &avail);
+		if (!p || (uintptr_t)p & 7) {
 			err = -EINVAL;
 			goto out;
 		}

@@ -4,8 +4,9 @@
  * gives kernel consumers access to all of kernel memory.
  *
  * Keys are index << 8 | a random byte (IBTA 10.6.3.1 "key" portion), the
- * index naming the region in res.mr_xa; the index range bounds the number of
- * regions to the advertised max_mr.
+ * index naming the region in res.mr_xa.  Indices are drawn at random from a
+ * sparse space (mroce_key_reserve()), so that a remote peer cannot predict
+ * the R_Key of a region from the keys it was given for others.
  */
 #include <linux/random.h>
 
@@ -13,18 +14,49 @@
 
 #define MROCE_MR_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC | \
-			 IB_ACCESS_RELAXED_ORDERING)
+			 IB_ACCESS_MW_BIND | IB_ACCESS_RELAXED_ORDERING)
 
 static int mroce_mr_check_access(int access)
 {
-	/* Features not offered (ODP, memory windows) are not bad input. */
+	/* A feature not offered (ODP) is not bad input. */
 	if (access & ~MROCE_MR_ACCESS)
-		return access & (IB_ACCESS_ON_DEMAND | IB_ACCESS_MW_BIND) ?
-		       -EOPNOTSUPP : -EINVAL;
+		return access & IB_ACCESS_ON_DEMAND ? -EOPNOTSUPP : -EINVAL;
 	/* IBTA 10.6.3.1: remote write or atomic needs local write. */
 	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & IB_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
+	return 0;
+}
+
+/**
+ * mroce_key_reserve() - reserve a random key index in @xa
+ * @xa: res.mr_xa or res.mw_xa
+ * @kind: MROCE_KEY_MR or MROCE_KEY_MW: the top bit of the index
+ * @index: the index reserved (a NULL entry until the object is published)
+ *
+ * A key is index << 8 | key byte.  The index is drawn uniformly from the
+ * 2^23 - 1 values of its kind, so with n objects alive a guessed 32-bit
+ * key names one with probability n / 2^31 instead of the near certainty a
+ * sequential index gives (rxe's keys are consecutive).  A drawn index that
+ * is taken is drawn again; with at most max_mr objects of a kind
+ * (2^16 of 2^23) a draw collides with probability below 1/128, so
+ * MROCE_KEY_TRIES draws all colliding does not happen in practice.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mroce_key_reserve(struct xarray *xa, u32 kind, u32 *index)
+{
+	unsigned int i;
+	int err = -EBUSY;
+	u32 idx;
+
+	for (i = 0; i < MROCE_KEY_TRIES && err == -EBUSY; i++) {
+		idx = kind | get_random_u32_inclusive(1, MROCE_KEY_IDX_MASK);
+		err = xa_insert(xa, idx, NULL, GFP_KERNEL);
+	}
+	if (err)
+		return err == -EBUSY ? -ENOMEM : err;
+	*index = idx;
 	return 0;
 }
 
@@ -34,12 +66,15 @@ static int mroce_mr_reserve(struct mroce_dev *mdev, struct mroce_mr *mr)
 	u32 key;
 	int err;
 
-	err = xa_alloc_cyclic(&mdev->res.mr_xa, &mr->index, NULL,
-			      XA_LIMIT(1, MROCE_MAX_MR), &mdev->res.next_mr,
-			      GFP_KERNEL);
-	if (err < 0)
-		return err == -EBUSY ? -ENOMEM : err;
-	atomic_inc(&mdev->res.num_mr);
+	if (atomic_inc_return(&mdev->res.num_mr) > MROCE_MAX_MR) {
+		atomic_dec(&mdev->res.num_mr);
+		return -ENOMEM;
+	}
+	err = mroce_key_reserve(&mdev->res.mr_xa, MROCE_KEY_MR, &mr->index);
+	if (err) {
+		atomic_dec(&mdev->res.num_mr);
+		return err;
+	}
 	key = mr->index << 8 | get_random_u8();
 	mr->ibmr.lkey = key;
 	mr->ibmr.rkey = key;
@@ -48,6 +83,7 @@ static int mroce_mr_reserve(struct mroce_dev *mdev, struct mroce_mr *mr)
 
 static void mroce_mr_publish(struct mroce_dev *mdev, struct mroce_mr *mr)
 {
+	mr->serial = atomic64_inc_return(&mdev->res.mr_serial);
 	xa_store(&mdev->res.mr_xa, mr->index, mr, GFP_KERNEL);
 }
 
@@ -71,8 +107,32 @@ struct ib_mr *mroce_get_dma_mr(struct ib_pd *ibpd, int access)
 	mr->access = access;
 	mr->ibmr.iova = 0;
 	mr->ibmr.length = U64_MAX;
+	mr->length = U64_MAX;
 	mroce_mr_publish(mdev, mr);
 	return &mr->ibmr;
+}
+
+/*
+ * The page array of a user region: one pointer per pinned page (2 MiB for
+ * 1 GiB of 4 KiB pages), built once here instead of walking the
+ * scatterlist from its start for every packet.
+ */
+static int mroce_mr_map_pages(struct mroce_mr *mr)
+{
+	struct sg_table *sgt = &mr->umem->sgt_append.sgt;
+	size_t n = ib_umem_num_pages(mr->umem), i = 0;
+	struct sg_page_iter iter;
+
+	mr->pages = kvmalloc_array(n, sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages)
+		return -ENOMEM;
+	for_each_sgtable_page(sgt, &iter, 0) {
+		if (i == n)
+			break;
+		mr->pages[i++] = sg_page_iter_page(&iter);
+	}
+	mr->npages = i;
+	return 0;
 }
 
 struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
@@ -98,15 +158,22 @@ struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 		err = PTR_ERR(mr->umem);
 		goto err_free;
 	}
-	err = mroce_mr_reserve(mdev, mr);
+	err = mroce_mr_map_pages(mr);
 	if (err)
 		goto err_umem;
+	err = mroce_mr_reserve(mdev, mr);
+	if (err)
+		goto err_pages;
 	mr->access = access;
 	mr->ibmr.iova = iova;
 	mr->ibmr.length = length;
+	mr->iova = iova;
+	mr->length = length;
 	mroce_mr_publish(mdev, mr);
 	return &mr->ibmr;
 
+err_pages:
+	kvfree(mr->pages);
 err_umem:
 	ib_umem_release(mr->umem);
 err_free:
@@ -122,6 +189,8 @@ int mroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	xa_erase(&mdev->res.mr_xa, mr->index);
 	/* The data path looks regions up under RCU (mroce_mem.c). */
 	synchronize_rcu();
+	kvfree(mr->pages);
+	kfree(mr->fr_pages);
 	ib_umem_release(mr->umem);
 	kfree(mr);
 	atomic_dec(&mdev->res.num_mr);
@@ -129,32 +198,69 @@ int mroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 }
 
 /**
- * mroce_mr_invalidate() - remote invalidation of @rkey (IBTA 10.6.6)
- * @mdev: the device
- * @pd: protection domain of the QP that received the SEND with Invalidate
- * @rkey: the R_Key its IETH names
+ * mroce_alloc_mr() - a region for fast registration (FRWR)
+ * @ibpd: its protection domain
+ * @type: IB_MR_TYPE_MEM_REG only
+ * @max_num_sg: pages map_mr_sg may map
  *
- * Only a region made invalidatable, one of ib_alloc_mr() for fast
- * registration (IB_MR_TYPE_MEM_REG), may be invalidated; a region of an
- * ordinary registration may not (rdma_rxe refuses the same).  Only the
- * region's state changes: the data path then refuses its keys.
- *
- * Return: 0, or -EINVAL when no region of @pd carries @rkey or the region
- * cannot be invalidated.
+ * Kernel consumers map a scatterlist into it (mroce_map_mr_sg()), then
+ * register it with an IB_WR_REG_MR work request and invalidate it with
+ * IB_WR_LOCAL_INV or a peer's SEND with invalidate (IBTA 10.6.3.x fast
+ * registration, 10.8.2 memory management extensions); it grants no access
+ * before the first registration executes.
  */
-int mroce_mr_invalidate(struct mroce_dev *mdev, struct ib_pd *pd, u32 rkey)
+struct ib_mr *mroce_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+			     u32 max_num_sg)
 {
+	struct mroce_dev *mdev = to_mdev(ibpd->device);
 	struct mroce_mr *mr;
-	int err = -EINVAL;
+	int err;
 
-	/* Regions are freed after a grace period (mroce_dereg_mr()). */
-	rcu_read_lock();
-	mr = xa_load(&mdev->res.mr_xa, rkey >> 8);
-	if (mr && mr->ibmr.rkey == rkey && mr->ibmr.pd == pd &&
-	    mr->ibmr.type == IB_MR_TYPE_MEM_REG) {
-		WRITE_ONCE(mr->invalid, true);
-		err = 0;
+	if (type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EINVAL);
+	if (!max_num_sg || max_num_sg > MROCE_MAX_FR_PAGES)
+		return ERR_PTR(-EINVAL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->fr_pages = kcalloc(max_num_sg, sizeof(u64), GFP_KERNEL);
+	if (!mr->fr_pages) {
+		err = -ENOMEM;
+		goto err_free;
 	}
-	rcu_read_unlock();
-	return err;
+	mr->fr_max = max_num_sg;
+	err = mroce_mr_reserve(mdev, mr);
+	if (err)
+		goto err_pages;
+	mr->fr_key = mr->ibmr.lkey;
+	mroce_mr_publish(mdev, mr);
+	return &mr->ibmr;
+
+err_pages:
+	kfree(mr->fr_pages);
+err_free:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
+static int mroce_mr_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct mroce_mr *mr = to_mmr(ibmr);
+
+	if (mr->fr_npages == mr->fr_max)
+		return -ENOMEM;
+	mr->fr_pages[mr->fr_npages++] = addr;
+	return 0;
+}
+
+/*
+ * ib_map_mr_sg(): ib_sg_to_pages() sets ibmr.iova, ibmr.length and
+ * ibmr.page_size and hands us each page; the registration in force is only
+ * replaced when IB_WR_REG_MR executes.
+ */
+int mroce_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		    unsigned int *sg_offset)
+{
+	to_mmr(ibmr)->fr_npages = 0;
+	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, mroce_mr_set_page);
 }

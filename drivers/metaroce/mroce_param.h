@@ -23,6 +23,8 @@
 #define MROCE_MAX_CQ			0x10000
 #define MROCE_MAX_CQE			0x10000
 #define MROCE_MAX_MR			0x10000
+#define MROCE_MAX_MW			0x10000
+#define MROCE_MAX_FR_PAGES		512	/* fast registration page list */
 #define MROCE_MAX_PD			0x10000
 #define MROCE_MAX_AH			0x10000
 #define MROCE_MAX_SRQ			0x4000

@@ -41,6 +41,8 @@ static const u8 mroce_wr_to_wc_opcode[] = {
 	[IB_UVERBS_WR_ATOMIC_CMP_AND_SWP] = IB_WC_COMP_SWAP,
 	[IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD] = IB_WC_FETCH_ADD,
 	[IB_UVERBS_WR_SEND_WITH_INV] = IB_WC_SEND,
+	[IB_UVERBS_WR_LOCAL_INV] = IB_WC_LOCAL_INV,
+	[IB_UVERBS_WR_BIND_MW] = IB_WC_BIND_MW,
 };
 
 static void mroce_qp_flush_work(struct work_struct *work);
@@ -631,6 +633,12 @@ static int mroce_check_send_wr(struct mroce_qp *qp, const struct ib_send_wr *wr,
 		if (qp->ibqp.qp_type != IB_QPT_RC)
 			return -EINVAL;
 		break;
+	case IB_WR_REG_MR:
+	case IB_WR_LOCAL_INV:
+		/* Fast registration (mroce_mw.c): no SGEs. */
+		if (!mroce_qp_connected(qp) || wr->num_sge)
+			return -EINVAL;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -663,12 +671,18 @@ static void mroce_build_send_wqe(struct mroce_qp *qp,
 	wqe->opcode = wr->opcode;
 	wqe->send_flags = wr->send_flags;
 	wqe->num_sge = wr->num_sge;
-	if (wr->opcode == IB_WR_SEND_WITH_INV)
+	if (wr->opcode == IB_WR_SEND_WITH_INV ||
+	    wr->opcode == IB_WR_LOCAL_INV)
 		wqe->ex = wr->ex.invalidate_rkey;
 	else
 		wqe->ex = (__force u32)wr->ex.imm_data;
 
 	switch (wr->opcode) {
+	case IB_WR_REG_MR:
+		wqe->ex = reg_wr(wr)->key;
+		wqe->wr.bind.mr_lkey = reg_wr(wr)->mr->lkey;
+		wqe->wr.bind.access = reg_wr(wr)->access;
+		break;
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 	case IB_WR_RDMA_READ:

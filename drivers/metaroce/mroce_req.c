@@ -122,6 +122,19 @@ static u8 mroce_req_validate(struct mroce_dpqp *dp, struct mroce_swqe *s)
 		if (!rc)
 			return IB_WC_LOC_QP_OP_ERR;
 		break;
+	case IB_WR_REG_MR:
+		/* Kernel consumers only: the WQE names a region by key. */
+		s->wc_opcode = IB_WC_REG_MR;
+		s->npsn = 0;
+		return conn && !qp->is_user ? IB_WC_SUCCESS :
+		       IB_WC_LOC_QP_OP_ERR;
+	case IB_WR_BIND_MW:
+	case IB_WR_LOCAL_INV:
+		/* Local operations (mroce_req_local()): no packet. */
+		s->wc_opcode = w->opcode == IB_WR_BIND_MW ? IB_WC_BIND_MW :
+			       IB_WC_LOCAL_INV;
+		s->npsn = 0;
+		return conn ? IB_WC_SUCCESS : IB_WC_LOC_QP_OP_ERR;
 	default:
 		s->wc_opcode = IB_WC_SEND;
 		return IB_WC_LOC_QP_OP_ERR;
@@ -203,6 +216,35 @@ static void mroce_req_fail_new(struct mroce_dpqp *dp, struct mroce_swqe *s,
 	s->rd_atomic = false;
 	if (dp->req_idx == dp->req_max)
 		dp->req_max++;
+	dp->req_idx = dp->req_max;
+	dp->req_off = 0;
+	mroce_comp_complete(dp);
+}
+
+static bool mroce_req_is_local(const struct mroce_swqe *s)
+{
+	return s->wqe.opcode == IB_WR_BIND_MW ||
+	       s->wqe.opcode == IB_WR_LOCAL_INV ||
+	       s->wqe.opcode == IB_WR_REG_MR;
+}
+
+/*
+ * Bind Memory Window, Fast Register and Local Invalidate act on this device
+ * only (IBTA 10.6.7, 10.8.2): they execute when they reach the requester, after the WQEs
+ * before them were sent, and complete in order after those (a failure
+ * completes in error and moves the QP to ERR, as any failed WQE).
+ */
+static void mroce_req_local(struct mroce_dpqp *dp, struct mroce_swqe *s)
+{
+	if (s->wqe.opcode == IB_WR_BIND_MW)
+		s->status = mroce_mw_bind(dp, &s->wqe);
+	else if (s->wqe.opcode == IB_WR_REG_MR)
+		s->status = mroce_mr_fast_reg(dp, &s->wqe);
+	else if (mroce_key_invalidate(dp, s->wqe.ex, false))
+		s->status = IB_WC_LOC_QP_OP_ERR;
+	s->started = true;
+	s->done = true;
+	dp->req_max++;
 	dp->req_idx = dp->req_max;
 	dp->req_off = 0;
 	mroce_comp_complete(dp);
@@ -732,6 +774,11 @@ static void mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd)
 				break;
 			if (s->rd_atomic && dp->rd_atomic >= max_rd)
 				break;
+			if (mroce_req_is_local(s)) {
+				mroce_req_local(dp, s);
+				(*budget)--;
+				continue;
+			}
 		}
 		if (mroce_qp_is_rc(qp))
 			err = mroce_req_send_rc(dp, s);

@@ -12,14 +12,16 @@
 /**
  * struct mroce_res - lookup tables and limits of one device's objects
  * @qp_xa: QP number -> struct mroce_qp (QP1 is the GSI QP)
- * @mr_xa: key index (key >> 8) -> struct mroce_mr
+ * @mr_xa: key index (key >> 8) -> struct mroce_mr, random indices
+ * @mw_xa: key index (key >> 8) -> struct mroce_mw, random indices
+ * @mr_serial: last struct mroce_mr serial handed out
  * @srq_xa: SRQ number -> struct mroce_srq
  * @ah_xa: AH number -> struct mroce_ah
- * @next_mr, @next_srq, @next_ah: cursors of the cyclic allocations
- *	(QP numbers are drawn at random, see mroce_qp_alloc_qpn())
- * @num_qp, @num_cq, @num_srq: objects alive, bounded by the advertised
- *	limits (MRs and AHs are bounded by their xarray's id range)
- * @num_ucontext, @num_mr, @num_ah: objects alive, for the read-only
+ * @next_srq: cursor of the cyclic SRQ number allocation (QP numbers and
+ *	MR/MW key indices are drawn at random)
+ * @num_qp, @num_cq, @num_srq, @num_mr, @num_mw: objects alive, bounded by the
+ *	advertised limits (AHs are bounded by their xarray's id range)
+ * @num_ucontext, @num_ah: objects alive, for the read-only
  *	metaroce_objects sysfs attribute (leak checks after killed processes)
  * @num_ring: ring buffers allocated and not yet freed; a user ring lives
  *	until its last mapping is gone, after its object
@@ -31,15 +33,17 @@
 struct mroce_res {
 	struct xarray qp_xa;
 	struct xarray mr_xa;
+	struct xarray mw_xa;
+	atomic64_t mr_serial;
 	struct xarray srq_xa;
 	struct xarray ah_xa;
-	u32 next_mr;
 	u32 next_srq;
 	atomic_t num_qp;
 	atomic_t num_cq;
 	atomic_t num_srq;
 	atomic_t num_ucontext;
 	atomic_t num_mr;
+	atomic_t num_mw;
 	atomic_t num_ah;
 	atomic_t num_ring;
 	atomic_t num_mmap;

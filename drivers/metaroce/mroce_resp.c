@@ -503,14 +503,14 @@ static void mroce_resp_sendop(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 					 IB_WC_LOC_PROT_ERR);
 		return;
 	}
-	m->rcv_off += plen;
-	/* IBTA 10.6.6: the key goes before the message completes. */
+	/* The R_Key of a Send with Invalidate is invalid at its completion. */
 	if ((flags & MROCE_OPF_INV) &&
-	    mroce_mr_invalidate(dp->mdev, dp->qp->ibqp.pd, h->ieth_rkey)) {
+	    mroce_key_invalidate(dp, h->ieth_rkey, true)) {
 		mroce_resp_fatal(dp, pkt, MROCE_NAK_INVALID_REQUEST,
 				 IB_WC_REM_INV_REQ_ERR);
 		return;
 	}
+	m->rcv_off += plen;
 	mroce_respwin_accept(&dp->rwin, h, dp->pmtu);
 	if (!(flags & (MROCE_OPF_LAST | MROCE_OPF_ONLY)))
 		return;

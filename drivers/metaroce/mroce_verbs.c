@@ -35,9 +35,10 @@ static ssize_t metaroce_objects_show(struct device *dev,
 	struct mroce_res *res = &mdev->res;
 
 	return sysfs_emit(buf,
-			  "ucontext %d pd %d mr %d cq %d qp %d srq %d ah %d ring %d mmap %d\n",
+			  "ucontext %d pd %d mr %d mw %d cq %d qp %d srq %d ah %d ring %d mmap %d\n",
 			  atomic_read(&res->num_ucontext),
 			  atomic_read(&mdev->num_pd), atomic_read(&res->num_mr),
+			  atomic_read(&res->num_mw),
 			  atomic_read(&res->num_cq), atomic_read(&res->num_qp),
 			  atomic_read(&res->num_srq), atomic_read(&res->num_ah),
 			  atomic_read(&res->num_ring),
@@ -80,7 +81,8 @@ static int mroce_enable_driver(struct ib_device *ibdev)
 				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 
 	xa_init_flags(&res->qp_xa, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
-	xa_init_flags(&res->mr_xa, XA_FLAGS_ALLOC1);
+	xa_init(&res->mr_xa);
+	xa_init(&res->mw_xa);
 	xa_init_flags(&res->srq_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&res->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	return 0;
@@ -118,6 +120,8 @@ const struct ib_device_ops mroce_dev_ops = {
 	.device_group = &mroce_dev_attr_group,
 
 	.alloc_hw_port_stats = mroce_alloc_hw_port_stats,
+	.alloc_mr = mroce_alloc_mr,
+	.alloc_mw = mroce_alloc_mw,
 	.alloc_pd = mroce_alloc_pd,
 	.alloc_ucontext = mroce_alloc_ucontext,
 	.create_ah = mroce_create_ah,
@@ -127,6 +131,7 @@ const struct ib_device_ops mroce_dev_ops = {
 	/* Without it the RDMA core hides the AH commands from userspace. */
 	.create_user_ah = mroce_create_ah,
 	.dealloc_driver = mroce_dealloc_driver,
+	.dealloc_mw = mroce_dealloc_mw,
 	.dealloc_pd = mroce_dealloc_pd,
 	.dealloc_ucontext = mroce_dealloc_ucontext,
 	.dereg_mr = mroce_dereg_mr,
@@ -140,6 +145,7 @@ const struct ib_device_ops mroce_dev_ops = {
 	.get_hw_stats = mroce_get_hw_stats,
 	.get_link_layer = mroce_get_link_layer,
 	.get_port_immutable = mroce_port_immutable,
+	.map_mr_sg = mroce_map_mr_sg,
 	.mmap = mroce_mmap,
 	.mmap_free = mroce_mmap_free,
 	.modify_qp = mroce_modify_qp,
@@ -160,6 +166,7 @@ const struct ib_device_ops mroce_dev_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, mroce_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, mroce_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_mw, mroce_mw, ibmw),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mroce_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, mroce_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, mroce_srq, ibsrq),

@@ -4,7 +4,8 @@
  *   mroce_verbs.c  ib_device_ops table, user contexts, device attributes
  *   mroce_mmap.c   rings (struct mroce_kring) and their user mappings
  *   mroce_pd.c     protection domains
- *   mroce_mr.c     memory regions (user memory, DMA MR)
+ *   mroce_mr.c     memory regions (user memory, DMA MR), key indices
+ *   mroce_mw.c     memory windows: allocation, bind, invalidation
  *   mroce_cq.c     completion queues
  *   mroce_qp.c     queue pairs: creation, IBTA state machine, flush
  *   mroce_srq.c    shared receive queues
@@ -147,19 +148,75 @@ struct mroce_qp {
 
 /**
  * struct mroce_mr - memory region
- * @ibmr: the core's view (keys, iova, length, type)
+ * @ibmr: lkey and rkey are the same key
  * @umem: pinned user memory, NULL for the DMA MR
- * @index: its slot in res.mr_xa, the upper 24 bits of its keys
+ * @pages: the pinned pages of @umem in order, so that the data path finds
+ *	the page of any offset in O(1) (mroce_mem.c)
+ * @npages: entries of @pages
+ * @index: key index in res.mr_xa
  * @access: IB_ACCESS_* rights
- * @invalid: the keys were invalidated (mroce_mr_invalidate()); the data
- *	path refuses them
+ * @serial: unique for the life of the device: a memory window names the
+ *	region it is bound to by index and serial, so a window outlives a
+ *	deregistered region without ever reaching the one that reuses its
+ *	index
+ * @iova: first address the data path accepts (ibmr.iova, except for a
+ *	fast-registration region between two registrations)
+ * @length: bytes from @iova
+ * @fr_pages: fast registration (ib_alloc_mr): page addresses mapped by
+ *	map_mr_sg (kernel virtual: the device has no DMA mapping), NULL for
+ *	other regions
+ * @fr_max: entries of @fr_pages
+ * @fr_npages: entries mapped
+ * @fr_shift: log2 of the page size of the mapping
+ * @fr_key: fast registration: the key of the registration in force
+ * @fr_valid: a fast-registration region is registered (IB_WR_REG_MR) and
+ *	not invalidated; the data path reads the fields above after it
  */
 struct mroce_mr {
 	struct ib_mr ibmr;
 	struct ib_umem *umem;
+	struct page **pages;
+	size_t npages;
 	u32 index;
 	int access;
-	bool invalid;
+	u64 serial;
+	u64 iova;
+	u64 length;
+	u64 *fr_pages;
+	u32 fr_max;
+	u32 fr_npages;
+	u32 fr_shift;
+	u32 fr_key;
+	bool fr_valid;
+};
+
+/**
+ * struct mroce_mw - memory window (IBTA vol 1 10.6.7)
+ * @ibmw: ibmw.rkey is the window's current R_Key
+ * @index: key index in res.mw_xa (MROCE_KEY_MW set)
+ * @lock: the binding below changes as a whole under it (bind and
+ *	invalidate in the task of the QP that binds, remote accesses in the
+ *	task of the QP that receives them)
+ * @bound: the window grants access; false for a type 1 window bound with
+ *	length 0 and a type 2 window in the free state
+ * @mr_index: the region bound to, by key index
+ * @mr_serial: and by serial (struct mroce_mr)
+ * @qpn: type 2: the QP that bound it, the only one that may use it
+ * @va: start of the window, in the region's address space
+ * @length: bytes of the window
+ * @access: IB_ACCESS_REMOTE_* rights of the window
+ */
+struct mroce_mw {
+	struct ib_mw ibmw;
+	u32 index;
+	spinlock_t lock;
+	bool bound;
+	u32 mr_index;
+	u64 mr_serial;
+	u32 qpn;
+	u64 va;
+	u64 length;
+	int access;
 };
 
 static inline struct mroce_ucontext *to_muc(struct ib_ucontext *ibuc)
@@ -198,6 +255,17 @@ static inline struct mroce_mr *to_mmr(struct ib_mr *ibmr)
 	return container_of(ibmr, struct mroce_mr, ibmr);
 }
 
+static inline struct mroce_mw *to_mmw(struct ib_mw *ibmw)
+{
+	return container_of(ibmw, struct mroce_mw, ibmw);
+}
+
+/* [@va, @va + @len) lies in [@start, @start + @size). */
+static inline bool mroce_range_in(u64 va, u64 len, u64 start, u64 size)
+{
+	return va >= start && len <= size && va - start <= size - len;
+}
+
 static inline void *mroce_kring_slot(struct mroce_kring *ring, u32 idx)
 {
 	return ring->data + (size_t)(idx & (ring->num - 1)) * ring->entry_size;
@@ -218,12 +286,34 @@ void mroce_mmap_free(struct rdma_user_mmap_entry *rdma_entry);
 int mroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
 int mroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
 
+/*
+ * Key indices (key >> 8): the top bit tells a memory window's from a memory
+ * region's, the other 23 bits are random (mroce_key_reserve()).
+ */
+#define MROCE_KEY_MR		0
+#define MROCE_KEY_MW		BIT(23)
+#define MROCE_KEY_IDX_MASK	(BIT(23) - 1)
+#define MROCE_KEY_TRIES		32
+
+static inline bool mroce_key_is_mw(u32 key)
+{
+	return (key >> 8) & MROCE_KEY_MW;
+}
+
 /* mroce_mr.c */
+int mroce_key_reserve(struct xarray *xa, u32 kind, u32 *index);
 struct ib_mr *mroce_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				u64 iova, int access, struct ib_udata *udata);
 int mroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
-int mroce_mr_invalidate(struct mroce_dev *mdev, struct ib_pd *pd, u32 rkey);
+struct ib_mr *mroce_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+			     u32 max_num_sg);
+int mroce_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		    unsigned int *sg_offset);
+
+/* mroce_mw.c */
+int mroce_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int mroce_dealloc_mw(struct ib_mw *ibmw);
 
 /* mroce_cq.c */
 int mroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,

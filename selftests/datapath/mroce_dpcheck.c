@@ -20,10 +20,18 @@
  * -u connects UC QPs instead (IBTA 9.7: SEND, SEND_IMM, WRITE and WRITE_IMM
  * only, no ACK attributes in modify_qp).
  *
+ *   mroce_dpcheck -a DEV -g GIDIDX -b DEV -G GIDIDX -W MIB [-n WRITES]
+ *
+ * -W measures instead: 64 KiB WRITEs into a MIB-sized region of b, at its
+ * start and at its end, alternately in four rounds; the goodput of both
+ * must be the same within noise (the data path finds a page in O(1) of its
+ * offset).  The data of the last WRITE of each is checked.
+ *
  * Exit status 0 when every iteration checked out; one line per failure.
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <sys/mman.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -406,13 +414,98 @@ static int one(int it, struct side *src, struct side *dst)
 	return 0;
 }
 
+/* ---- -W: cost of the offset in a large region --------------------------- */
+
+#define BENCH_LEN	(64u << 10)
+#define BENCH_DEPTH	16
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* @n WRITEs of a's first BENCH_LEN bytes to @raddr; seconds taken. */
+static double bench_writes(struct side *a, struct ibv_mr *dst, uint64_t raddr,
+			   int n)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)a->buf, .length = BENCH_LEN,
+		.lkey = a->mr[0]->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	int posted = 0, done = 0, k;
+	struct ibv_wc wc[BENCH_DEPTH];
+	double t0 = now_s();
+
+	wr.wr.rdma.remote_addr = raddr;
+	wr.wr.rdma.rkey = dst->rkey;
+	while (done < n) {
+		while (posted < n && posted - done < BENCH_DEPTH) {
+			if (ibv_post_send(a->qp, &wr, &bad))
+				die("post_send");
+			posted++;
+		}
+		k = ibv_poll_cq(a->cq, BENCH_DEPTH, wc);
+		if (k < 0)
+			die("poll_cq");
+		while (k-- > 0) {
+			if (wc[k].status != IBV_WC_SUCCESS) {
+				fprintf(stderr, "WRITE: %s\n",
+					ibv_wc_status_str(wc[k].status));
+				exit(1);
+			}
+			done++;
+		}
+	}
+	return now_s() - t0;
+}
+
+static int bench(struct side *a, struct side *b, size_t mib, int n)
+{
+	size_t size = mib << 20, at[2] = { 0, size - BENCH_LEN };
+	double t[2] = { 0, 0 }, mb;
+	struct ibv_mr *dst;
+	uint8_t *big;
+	int r, i, bad = 0;
+
+	big = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (big == MAP_FAILED)
+		die("mmap");
+	dst = ibv_reg_mr(b->pd, big, size, IBV_ACCESS_LOCAL_WRITE |
+			 IBV_ACCESS_REMOTE_WRITE);
+	if (!dst)
+		die("reg_mr");
+	fill(a->buf, BENCH_LEN);
+	for (r = 0; r < 4; r++)
+		for (i = 0; i < 2; i++)
+			t[i] += bench_writes(a, dst, (uintptr_t)big + at[i],
+					     n / 4);
+	for (i = 0; i < 2; i++)
+		bad |= memcmp(big + at[i], a->buf, BENCH_LEN) != 0;
+	mb = (double)(n / 4 * 4) * BENCH_LEN / (1 << 20);
+	printf("64 KiB WRITEs into a %zu MiB region: start %.1f MiB/s, end %.1f MiB/s, end/start %.2f%s\n",
+	       mib, mb / t[0], mb / t[1], t[0] / t[1],
+	       bad ? ", DATA MISMATCH" : "");
+	ibv_dereg_mr(dst);
+	munmap(big, size);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	struct side a = { .gid_idx = -1 }, b = { .gid_idx = -1 };
 	int iters = 200, c, i, counts[2] = { 0, 0 };
+	size_t bench_mib = 0;
 
 	seed = time(NULL);
-	while ((c = getopt(argc, argv, "a:b:g:G:n:o:s:t:u")) != -1) {
+	while ((c = getopt(argc, argv, "a:b:g:G:n:o:s:t:uW:")) != -1) {
 		switch (c) {
 		case 'a': a.name = optarg; break;
 		case 'b': b.name = optarg; break;
@@ -426,6 +519,7 @@ int main(int argc, char **argv)
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 't': tclass = strtoul(optarg, NULL, 0) & 0xff; break;
 		case 'u': uc = true; break;
+		case 'W': bench_mib = strtoul(optarg, NULL, 0); break;
 		default: goto usage;
 		}
 	}
@@ -437,6 +531,8 @@ int main(int argc, char **argv)
 	setup(&b);
 	connect_qp(&a, &b);
 	connect_qp(&b, &a);
+	if (bench_mib)
+		return bench(&a, &b, bench_mib, iters);
 	for (i = 0; i < iters && failures < 5; i++) {
 		bool ab = rnd(2);
 
@@ -448,7 +544,7 @@ int main(int argc, char **argv)
 	       counts[1], a.name, b.name, counts[0], b.name, a.name, failures);
 	return failures ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-u] [-o send,write,read,atomic]\n",
+	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-u] [-o send,write,read,atomic] [-W MIB]\n",
 		argv[0]);
 	return 2;
 }

@@ -12,13 +12,18 @@
  *  retry_*        peer QP destroyed, in ERR, wrong destination QPN:
  *                 IBV_WC_RETRY_EXC_ERR after retry_cnt Local ACK Timeouts
  *                 (IBTA 9.7.6.1.3)
- *  acc_*          WRITE, READ and atomics with a bad R_Key, out of the
- *                 region, without the access right, misaligned: the
+ *  acc_*          WRITE, READ and atomics with a bad R_Key (key byte or
+ *                 index), out of the region, without the access right,
+ *                 misaligned: the
  *                 requester gets the remote error, the responder QP goes to
  *                 ERR and flushes its receive (IBTA 9.7.5.2.x, 9.9.3.1.2),
  *                 memory around the region is untouched
  *  len_*          SEND longer than the receive: IBV_WC_LOC_LEN_ERR at the
  *                 responder, IBV_WC_REM_INV_REQ_ERR at the requester
+ *  mw*            memory windows of type 1 and 2 bound on B: a WRITE inside
+ *                 the window lands; past its end, after a rebind, a Local
+ *                 or remote Invalidate or its deallocation, REM_ACCESS_ERR
+ *                 and B's region unchanged (IBTA 10.6.7)
  *  flush          a QP moved to ERR with work requests outstanding on SQ
  *                 and RQ flushes each, in order (IBTA 10.3.1)
  *  local_err_stop a WQE with a bad L_Key stops the send queue: the SEND
@@ -65,6 +70,7 @@ struct side {
 	uint8_t *mem;		/* buf + GUARD: the region */
 	struct ibv_mr *mr;	/* all access rights */
 	struct ibv_mr *mr_local; /* LOCAL_WRITE only, on the same memory */
+	struct ibv_mr *mr_mw;	/* LOCAL_WRITE | MW_BIND, NULL if refused */
 	union ibv_gid gid;
 	enum ibv_mtu mtu;
 	bool mroce;		/* counters with MetaRoCE's names */
@@ -143,6 +149,8 @@ static void dev_open(struct side *s)
 	s->mr_local = ibv_reg_mr(s->pd, s->mem, MR_LEN, IBV_ACCESS_LOCAL_WRITE);
 	if (!s->mr || !s->mr_local)
 		die("reg_mr");
+	s->mr_mw = ibv_reg_mr(s->pd, s->mem, MR_LEN, IBV_ACCESS_LOCAL_WRITE |
+			      IBV_ACCESS_MW_BIND);
 	if (ibv_query_port(s->ctx, 1, &port) ||
 	    ibv_query_gid(s->ctx, 1, s->gid_idx, &s->gid))
 		die("query");
@@ -531,10 +539,35 @@ static int t_retry(int how)
 	return err;
 }
 
+/*
+ * Fill A's and B's regions with different bytes, B's guards with theirs;
+ * returns a copy of B's region (free() it).
+ */
+static uint8_t *region_prepare(void)
+{
+	uint8_t *snap = malloc(MR_LEN);
+
+	if (!snap)
+		die("malloc");
+	guards_set(&B);
+	memset(B.mem, 0x5a, MR_LEN);
+	memset(A.mem, 0x3c, MR_LEN);
+	memcpy(snap, B.mem, MR_LEN);
+	return snap;
+}
+
+/* B's region still holds what @snap saved. */
+static int region_same(const uint8_t *snap)
+{
+	if (memcmp(snap, B.mem, MR_LEN))
+		FAILED("B's region changed");
+	return 0;
+}
+
 /* ---- remote access errors ----------------------------------------------- */
 
-enum acc_what { BAD_RKEY, BEFORE_MR, PAST_MR, NO_MR_RIGHT, NO_QP_RIGHT,
-		MISALIGNED };
+enum acc_what { BAD_RKEY, BAD_INDEX, BEFORE_MR, PAST_MR, NO_MR_RIGHT,
+		NO_QP_RIGHT, MISALIGNED };
 
 static int t_access(enum ibv_wr_opcode op, enum acc_what what)
 {
@@ -551,6 +584,9 @@ static int t_access(enum ibv_wr_opcode op, enum acc_what what)
 	switch (what) {
 	case BAD_RKEY:
 		rkey ^= 0x80;	/* same index, other key byte */
+		break;
+	case BAD_INDEX:
+		rkey ^= 0x100000;	/* other index, same key byte */
 		break;
 	case BEFORE_MR:
 		raddr = (uintptr_t)B.mem - 8;
@@ -571,13 +607,7 @@ static int t_access(enum ibv_wr_opcode op, enum acc_what what)
 		raddr += 4;
 		break;
 	}
-	snap = malloc(MR_LEN);
-	if (!snap)
-		die("malloc");
-	guards_set(&B);
-	memset(B.mem, 0x5a, MR_LEN);
-	memset(A.mem, 0x3c, MR_LEN);
-	memcpy(snap, B.mem, MR_LEN);
+	snap = region_prepare();
 	pair_up(&c);
 	err = post_recv(&B, 7, B.mem, 64) ||
 	      post_send(&A, 1, op, A.mem, len, raddr, rkey);
@@ -593,13 +623,142 @@ static int t_access(enum ibv_wr_opcode op, enum acc_what what)
 	      expect_state(&A, IBV_QPS_ERR, 1000) ||
 	      expect_state(&B, IBV_QPS_ERR, 1000) ||
 	      expect_wc(B.rcq, "B recv", 7, IBV_WC_WR_FLUSH_ERR, 1000) ||
-	      guards_check(&B);
-	if (!err && memcmp(snap, B.mem, MR_LEN)) {
-		snprintf(why, sizeof(why), "B's region changed");
-		err = -1;
-	}
+	      guards_check(&B) ||
+	      region_same(snap);
 out:
 	free(snap);
+	pair_down();
+	return err;
+}
+
+/* ---- memory windows ------------------------------------------------------ */
+
+enum mw_what { MW_PAST, MW_REBOUND, MW_LOCAL_INV, MW_REMOTE_INV, MW_DEALLOC };
+
+/* Bind @mw on B to [@va, @va + @len) of B.mr_mw; its R_Key in @rkey. */
+static int mw_bind(struct ibv_mw *mw, uint64_t va, uint64_t len,
+		   uint32_t *rkey)
+{
+	struct ibv_mw_bind_info bi = {
+		.mr = B.mr_mw, .addr = va, .length = len,
+		.mw_access_flags = len ? IBV_ACCESS_REMOTE_WRITE : 0,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = 50, .opcode = IBV_WR_BIND_MW,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	int ret;
+
+	if (mw->type == IBV_MW_TYPE_1) {
+		struct ibv_mw_bind b = {
+			.wr_id = 50, .send_flags = IBV_SEND_SIGNALED,
+			.bind_info = bi,
+		};
+
+		ret = ibv_bind_mw(B.qp, mw, &b);
+		*rkey = mw->rkey;
+	} else {
+		wr.bind_mw.mw = mw;
+		wr.bind_mw.rkey = ibv_inc_rkey(mw->rkey);
+		wr.bind_mw.bind_info = bi;
+		ret = ibv_post_send(B.qp, &wr, &bad);
+		*rkey = wr.bind_mw.rkey;
+	}
+	if (ret)
+		FAILED("B: bind type %d: %s", mw->type, strerror(ret));
+	return expect_wc(B.scq, "B bind", 50, IBV_WC_SUCCESS, 1000);
+}
+
+/* @who posts @op naming @rkey (LOCAL_INV or SEND_WITH_INV), wr_id 51. */
+static int post_inv(struct side *s, enum ibv_wr_opcode op, uint32_t rkey)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = 51, .opcode = op, .send_flags = IBV_SEND_SIGNALED,
+		.invalidate_rkey = rkey,
+	}, *bad;
+
+	if (ibv_post_send(s->qp, &wr, &bad))
+		FAILED("%s: post invalidate: %s", s->name, strerror(errno));
+	return expect_wc(s->scq, "invalidate", 51, IBV_WC_SUCCESS, 2000);
+}
+
+/*
+ * A window over page 1 of B's region takes a WRITE inside it; then a WRITE
+ * past its end (inside the region), or with its R_Key after a rebind, a
+ * Local or remote Invalidate or its deallocation, completes with
+ * REM_ACCESS_ERR and changes nothing (IBTA 10.6.7, 9.7.5.2.x).
+ */
+static int t_mw(enum ibv_mw_type type, enum mw_what what)
+{
+	uint64_t win = (uintptr_t)B.mem + PAGE, raddr = win + PAGE - 256;
+	struct conn c = conn_default;
+	struct ibv_mw *mw = NULL;
+	uint32_t rkey = 0, rkey2;
+	uint8_t *snap;
+	int err;
+
+	if (!B.mr_mw)
+		FAILED("%s: ibv_reg_mr with IBV_ACCESS_MW_BIND failed", B.name);
+	snap = region_prepare();
+	pair_up(&c);
+	mw = ibv_alloc_mw(B.pd, type);
+	if (!mw) {
+		snprintf(why, sizeof(why), "ibv_alloc_mw type %d: %s", type,
+			 strerror(errno));
+		err = -1;
+		goto out;
+	}
+	err = mw_bind(mw, win, PAGE, &rkey) ||
+	      post_send(&A, 1, IBV_WR_RDMA_WRITE, A.mem, 256, raddr, rkey) ||
+	      expect_wc(A.scq, "A write in the window", 1, IBV_WC_SUCCESS,
+			5000);
+	if (!err && memcmp(B.mem + 2 * PAGE - 256, A.mem, 256)) {
+		snprintf(why, sizeof(why), "the WRITE did not land");
+		err = -1;
+	}
+	if (err)
+		goto out;
+	memcpy(snap, B.mem, MR_LEN);
+	switch (what) {
+	case MW_PAST:
+		raddr = win + PAGE - 128;
+		break;
+	case MW_REBOUND:
+		err = mw_bind(mw, win, 0, &rkey2);
+		break;
+	case MW_LOCAL_INV:
+		err = post_inv(&B, IBV_WR_LOCAL_INV, rkey);
+		break;
+	case MW_REMOTE_INV:
+		err = post_recv(&B, 8, B.mem, 64) ||
+		      post_inv(&A, IBV_WR_SEND_WITH_INV, rkey) ||
+		      expect_wc(B.rcq, "B recv", 8, IBV_WC_SUCCESS, 1000);
+		memcpy(snap, B.mem, MR_LEN);
+		break;
+	case MW_DEALLOC:
+		err = ibv_dealloc_mw(mw);
+		mw = NULL;
+		break;
+	}
+	if (!err && what == MW_PAST && !B.mroce) {
+		/* rdma_rxe (6.1) checks the region's bounds, not the window's. */
+		err = post_send(&A, 2, IBV_WR_RDMA_WRITE, A.mem, 256, raddr,
+				rkey) ||
+		      expect_wc_alt(A.scq, "A write", 2, IBV_WC_REM_ACCESS_ERR,
+				    IBV_WC_SUCCESS, 5000);
+		goto out;
+	}
+	err = err ||
+	      post_send(&A, 2, IBV_WR_RDMA_WRITE, A.mem, 256, raddr, rkey) ||
+	      expect_wc(A.scq, "A write", 2, IBV_WC_REM_ACCESS_ERR, 5000) ||
+	      expect_state(&B, IBV_QPS_ERR, 1000) ||
+	      guards_check(&B) ||
+	      region_same(snap);
+out:
+	free(snap);
+	/* Before the QP: rxe's type 2 windows hold a reference on theirs. */
+	if (mw)
+		ibv_dealloc_mw(mw);
 	pair_down();
 	return err;
 }
@@ -890,6 +1049,7 @@ static int c_rnr_exc(int n, int y) { return t_rnr_exc(n); }
 static int c_retry(int how, int y) { return t_retry(how); }
 static int c_access(int op, int what) { return t_access(op, what); }
 static int c_len(int r, int s) { return t_len(r, s); }
+static int c_mw(int type, int what) { return t_mw(type, what); }
 static int c_flush(int x, int y) { return t_flush(); }
 static int c_local_err(int x, int y) { return t_local_err(); }
 
@@ -903,6 +1063,7 @@ static const struct tcase cases[] = {
 	{ "retry_peer_err", c_retry, PEER_ERR, 0 },
 	{ "retry_wrong_qpn", c_retry, PEER_WRONG_QPN, 0 },
 	{ "acc_write_bad_rkey", c_access, IBV_WR_RDMA_WRITE, BAD_RKEY },
+	{ "acc_write_bad_index", c_access, IBV_WR_RDMA_WRITE, BAD_INDEX },
 	{ "acc_write_before_mr", c_access, IBV_WR_RDMA_WRITE, BEFORE_MR },
 	{ "acc_write_past_mr", c_access, IBV_WR_RDMA_WRITE, PAST_MR },
 	{ "acc_write_no_mr_right", c_access, IBV_WR_RDMA_WRITE, NO_MR_RIGHT },
@@ -919,6 +1080,13 @@ static const struct tcase cases[] = {
 	  NO_QP_RIGHT },
 	{ "acc_fadd_misaligned", c_access, IBV_WR_ATOMIC_FETCH_AND_ADD,
 	  MISALIGNED },
+	{ "mw1_past_window", c_mw, IBV_MW_TYPE_1, MW_PAST },
+	{ "mw1_rebound", c_mw, IBV_MW_TYPE_1, MW_REBOUND },
+	{ "mw1_dealloc", c_mw, IBV_MW_TYPE_1, MW_DEALLOC },
+	{ "mw2_past_window", c_mw, IBV_MW_TYPE_2, MW_PAST },
+	{ "mw2_local_inv", c_mw, IBV_MW_TYPE_2, MW_LOCAL_INV },
+	{ "mw2_remote_inv", c_mw, IBV_MW_TYPE_2, MW_REMOTE_INV },
+	{ "mw2_dealloc", c_mw, IBV_MW_TYPE_2, MW_DEALLOC },
 	{ "len_send_1pkt", c_len, 64, 256 },
 	{ "len_send_multi", c_len, 1500, 3000 },
 	{ "flush", c_flush, 0, 0 },

@@ -8,7 +8,8 @@
 #            module; an empty entry leaves the module out (with a note)
 #   SKIPNOTE what an empty SELECT entry means, for the table
 # and calls pyverbs_compare.  Each module runs once per device, within
-# PYV_TIMEOUT seconds (default 300).
+# PYV_TIMEOUT seconds (default 300).  MROCE_T_PYV_MODULES="m1 m2" runs only
+# those of MODULES (for development).
 source "$(dirname "${BASH_SOURCE[0]}")/verbs_lib.sh"
 
 PY=/usr/bin/python3
@@ -49,6 +50,7 @@ pyverbs_compare() {
 
 	logs=$work/logs
 	mkdir -p "$logs"
+	[ -n "${MROCE_T_PYV_MODULES:-}" ] && read -ra MODULES <<<"$MROCE_T_PYV_MODULES"
 	for m in "${MODULES[@]}"; do
 		sel=${SELECT[$m]}
 		if [ ! -f "$work/tests/$m.py" ]; then

@@ -21,11 +21,6 @@ BLOCK = re.compile(r'^(FAIL|ERROR): (test\w+) \(([\w.]+)\)\n(?:.*\n)*?-{60,}\n'
 # reason, explanation).  Both patterns must match; anything else is an
 # unexplained difference and fails the test.
 EXPLAINED = [
-    (re.compile(r'_mw|MWTest'),
-     re.compile(r'(memory window|MW access|MW |bind|access flags \d+)'
-                r'.*not supported', re.I),
-     'memory windows are not offered (query_device reports max_mw 0; an MR '
-     'with IBV_ACCESS_MW_BIND fails with EOPNOTSUPP)'),
 ]
 
 

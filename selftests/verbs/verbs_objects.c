@@ -214,6 +214,42 @@ static void test_pd(void)
 	free(pds);
 }
 
+/*
+ * Keys must not be guessable from other keys (issue 9): the index part
+ * (key >> 8) of consecutive registrations is random, not a counter.  With
+ * 2^23 random indices a step below 2^16 happens once in 64; a counter
+ * makes every step 1.
+ */
+#define NKEYS 32
+
+static void test_mr_keys(struct ibv_pd *pd, char *buf)
+{
+	struct ibv_mr *mr[NKEYS];
+	int i, j, n = 0, small = 0, dup = 0;
+
+	for (i = 0; i < NKEYS; i++) {
+		mr[i] = ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE |
+				   IBV_ACCESS_REMOTE_WRITE);
+		if (!mr[i])
+			break;
+		n++;
+	}
+	for (i = 1; i < n; i++) {
+		uint32_t a = mr[i - 1]->rkey >> 8, b = mr[i]->rkey >> 8;
+
+		if ((a > b ? a - b : b - a) < (1u << 16))
+			small++;
+		for (j = 0; j < i; j++)
+			dup += mr[j]->rkey == mr[i]->rkey;
+	}
+	check(n == NKEYS && !dup && small < NKEYS / 4,
+	      "%d registrations: distinct keys, %d of %d index steps below 2^16 (first keys 0x%x 0x%x 0x%x)",
+	      n, small, n - 1, n > 0 ? mr[0]->rkey : 0, n > 1 ? mr[1]->rkey : 0,
+	      n > 2 ? mr[2]->rkey : 0);
+	while (n--)
+		ibv_dereg_mr(mr[n]);
+}
+
 static void test_mr(struct ibv_pd *pd)
 {
 	size_t len = 1 << 16;
@@ -261,6 +297,7 @@ static void test_mr(struct ibv_pd *pd)
 	munmap(hole, 8192);
 	CHECK_ERRNO(ibv_reg_mr(pd, hole, 8192, IBV_ACCESS_LOCAL_WRITE) != NULL,
 		    EFAULT, "ibv_reg_mr of unmapped memory");
+	test_mr_keys(pd, buf);
 	free(buf);
 }
 

@@ -10,6 +10,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 tools/deps.sh
 make --no-print-directory modules provider
+make --no-print-directory -C selftests/datapath
 # Two VMs, or a build, on these few cores halve each other's figures.
 load=$(cut -d' ' -f1 /proc/loadavg)
 if awk -v l="$load" -v n="$(nproc)" 'BEGIN { exit !(l > n / 2) }'; then

@@ -204,6 +204,16 @@ for round in $(seq "$RUNS"); do
 done
 elapsed=$(($(date +%s) - start))
 
+# Offset in a large region (MetaRoCE only): 64 KiB WRITEs at the start and
+# at the end of a 1 GiB region, alternately (mroce_dpcheck -W).
+MROFF="not measured (no mroce_dpcheck: make -C selftests/datapath)"
+DPCHECK=$ROOT/build/selftests/datapath/mroce_dpcheck
+if [ -x "$DPCHECK" ] && stack_up metaroce; then
+	MROFF=$(timeout 300 "$DPCHECK" -a "$DA" -g "$GA" -b "$DB" -G "$GB" \
+		-W 1024 -n 800 2>&1 | tail -n 1)
+	stack_down metaroce
+fi
+
 {
 	echo "# MetaRoCE vs rdma_rxe: perftest side by side"
 	echo
@@ -246,6 +256,8 @@ elapsed=$(($(date +%s) - start))
 		[ "$fails" -gt 0 ] && ok="$ok ($fails failed runs)"
 		echo "| $name | $r | $m | $ratio | $ok | $rc | $mc | $ru | $mu | $md |"
 	done
+	echo
+	echo "Offset in a large region: $MROFF."
 	echo
 	if [ -f "$ROOT/tools/bench/notes.md" ]; then
 		cat "$ROOT/tools/bench/notes.md"

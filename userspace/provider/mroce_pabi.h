@@ -307,6 +307,7 @@ MROCE_DECLARE_CMD(get_context, ib_uverbs_get_context);
 MROCE_DECLARE_CMD(query_port, ib_uverbs_query_port);
 MROCE_DECLARE_CMD(alloc_pd, ib_uverbs_alloc_pd);
 MROCE_DECLARE_CMD(reg_mr, ib_uverbs_reg_mr);
+MROCE_DECLARE_CMD(alloc_mw, ib_uverbs_alloc_mw);
 MROCE_DECLARE_CMD(create_cq, ib_uverbs_create_cq);
 MROCE_DECLARE_CMD(resize_cq, ib_uverbs_resize_cq);
 MROCE_DECLARE_CMD(create_qp, ib_uverbs_create_qp);
@@ -349,6 +350,11 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 		   struct ibv_reg_mr *cmd, size_t cmd_size,
 		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size);
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
+		     struct ibv_mw *mw, struct ibv_alloc_mw *cmd,
+		     size_t cmd_size, struct ib_uverbs_alloc_mw_resp *resp,
+		     size_t resp_size);
+int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
 int ibv_cmd_create_cq(struct ibv_context *ctx, int cqe,
 		      struct ibv_comp_channel *channel, int comp_vector,
 		      struct ibv_cq *cq, struct ibv_create_cq *cmd,
@@ -500,6 +506,8 @@ MROCE_CHECK_SIZE(struct ibv_query_port, 24);
 MROCE_CHECK_SIZE(struct ibv_alloc_pd, 16);
 MROCE_CHECK_SIZE(struct ib_uverbs_alloc_pd_resp, 4);
 MROCE_CHECK_SIZE(struct ibv_reg_mr, 48);
+MROCE_CHECK_SIZE(struct ibv_alloc_mw, 24);
+MROCE_CHECK_SIZE(struct ib_uverbs_alloc_mw_resp, 8);
 MROCE_CHECK_SIZE(struct ib_uverbs_reg_mr_resp, 12);
 MROCE_CHECK_SIZE(struct ibv_create_cq, 40);
 MROCE_CHECK_SIZE(struct ib_uverbs_create_cq_resp, 8);

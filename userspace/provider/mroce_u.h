@@ -2,7 +2,7 @@
 /*
  * libmetaroce: provider-wide types.  Roles of the files:
  *   mroce_udev.c    registration, device matching, context, queries
- *   mroce_uverbs.c  control path: PD, MR, CQ, QP, SRQ, AH through uverbs
+ *   mroce_uverbs.c  control path: PD, MR, MW, CQ, QP, SRQ, AH through uverbs
  *   mroce_ufast.c   fast path on the shared rings: post_*, poll_cq
  *   mroce_uex.c     extended CQ polling and the ibv_wr_* send interface
  */
@@ -161,6 +161,8 @@ int mroce_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		    struct ibv_send_wr **bad_wr);
 int mroce_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 		    struct ibv_recv_wr **bad_wr);
+int mroce_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
+		  struct ibv_mw_bind *mw_bind);
 int mroce_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 			struct ibv_recv_wr **bad_wr);
 int mroce_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);

@@ -43,9 +43,31 @@ static int mroce_check_send_opcode(enum ibv_qp_type type,
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
 	case IBV_WR_SEND_WITH_INV:
 		return type == IBV_QPT_RC ? 0 : EINVAL;
+	case IBV_WR_BIND_MW:
+	case IBV_WR_LOCAL_INV:
+		/* IBTA 10.6.7: memory windows on connected QPs. */
+		return type == IBV_QPT_RC || type == IBV_QPT_UC ? 0 : EINVAL;
 	default:
 		return EINVAL;
 	}
+}
+
+/*
+ * Bind Memory Window: the kernel checks the window, the region and the
+ * range; the window's rkey changes to the new one when the bind executes.
+ */
+static void mroce_build_bind_wqe(struct ibv_send_wr *wr,
+				 struct metaroce_send_wqe *wqe)
+{
+	const struct ibv_mw_bind_info *bi = &wr->bind_mw.bind_info;
+
+	wqe->num_sge = 0;
+	wqe->ex = wr->bind_mw.rkey;
+	wqe->wr.bind.addr = bi->addr;
+	wqe->wr.bind.length = bi->length;
+	wqe->wr.bind.mr_lkey = bi->mr ? bi->mr->lkey : 0;
+	wqe->wr.bind.mw_rkey = wr->bind_mw.mw->rkey;
+	wqe->wr.bind.access = bi->mw_access_flags;
 }
 
 int mroce_build_send_wqe(struct mroce_uqp *qp, struct ibv_send_wr *wr,
@@ -66,12 +88,21 @@ int mroce_build_send_wqe(struct mroce_uqp *qp, struct ibv_send_wr *wr,
 	wqe->opcode = wr->opcode;
 	wqe->send_flags = wr->send_flags;
 	wqe->num_sge = wr->num_sge;
-	if (wr->opcode == IBV_WR_SEND_WITH_INV)
+	if (wr->opcode == IBV_WR_SEND_WITH_INV ||
+	    wr->opcode == IBV_WR_LOCAL_INV)
 		wqe->ex = wr->invalidate_rkey;
 	else
 		wqe->ex = wr->imm_data;
 
 	switch (wr->opcode) {
+	case IBV_WR_BIND_MW:
+		if (!wr->bind_mw.mw)
+			return EINVAL;
+		mroce_build_bind_wqe(wr, wqe);
+		return 0;
+	case IBV_WR_LOCAL_INV:
+		wqe->num_sge = 0;
+		return 0;
 	case IBV_WR_RDMA_WRITE:
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
 	case IBV_WR_RDMA_READ:
@@ -174,6 +205,30 @@ int mroce_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	if (posted && mroce_ring_needs_doorbell(sq, true))
 		ibv_cmd_post_send(ibqp, NULL, &dummy);
 	pthread_spin_unlock(&qp->sq_lock);
+	return ret;
+}
+
+/*
+ * ibv_bind_mw() (type 1 windows; libibverbs checked the type and the
+ * arguments): a Bind Memory Window work request with the next key byte,
+ * which becomes the window's rkey (IBTA 10.6.7).
+ */
+int mroce_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
+		  struct ibv_mw_bind *mw_bind)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = mw_bind->wr_id,
+		.opcode = IBV_WR_BIND_MW,
+		.send_flags = mw_bind->send_flags,
+	}, *bad;
+	int ret;
+
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.rkey = ibv_inc_rkey(mw->rkey);
+	wr.bind_mw.bind_info = mw_bind->bind_info;
+	ret = mroce_post_send(qp, &wr, &bad);
+	if (!ret)
+		mw->rkey = wr.bind_mw.rkey;
 	return ret;
 }
 

@@ -156,6 +156,34 @@ static int mroce_dereg_mr(struct verbs_mr *vmr)
 	return ret;
 }
 
+static struct ibv_mw *mroce_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
+{
+	struct ibv_mw *mw = calloc(1, sizeof(*mw));
+	struct ib_uverbs_alloc_mw_resp resp;
+	struct ibv_alloc_mw cmd;
+	int ret;
+
+	if (!mw)
+		return NULL;
+	ret = ibv_cmd_alloc_mw(pd, type, mw, &cmd, sizeof(cmd), &resp,
+			       sizeof(resp));
+	if (!ret)
+		return mw;
+	free(mw);
+	errno = ret;
+	return NULL;
+}
+
+static int mroce_dealloc_mw(struct ibv_mw *mw)
+{
+	int ret = ibv_cmd_dealloc_mw(mw);
+
+	if (ret)
+		return ret;
+	free(mw);
+	return 0;
+}
+
 /* The kernel created the CQ: map its ring; destroys it on failure. */
 static int mroce_ucq_map(struct mroce_ucq *cq, int fd,
 			 const struct metaroce_create_cq_resp *drv)
@@ -544,13 +572,16 @@ static int mroce_destroy_ah(struct ibv_ah *ah)
 }
 
 const struct verbs_context_ops mroce_uctx_ops = {
+	.alloc_mw = mroce_alloc_mw,
 	.alloc_pd = mroce_alloc_pd,
+	.bind_mw = mroce_bind_mw,
 	.create_ah = mroce_create_ah,
 	.create_cq = mroce_create_cq,
 	.create_cq_ex = mroce_create_cq_ex,
 	.create_qp = mroce_create_qp,
 	.create_qp_ex = mroce_create_qp_ex,
 	.create_srq = mroce_create_srq,
+	.dealloc_mw = mroce_dealloc_mw,
 	.dealloc_pd = mroce_dealloc_pd,
 	.dereg_mr = mroce_dereg_mr,
 	.destroy_ah = mroce_destroy_ah,

@@ -107,7 +107,9 @@ struct metaroce_send_wqe {
 	__u32 opcode;
 	__u32 send_flags;	/* IB_UVERBS send flags (IBV_SEND_*) */
 	__u32 num_sge;
-	__u32 ex;		/* imm_data (network order) or invalidate rkey */
+	__u32 ex;		/* imm_data (network order), invalidate rkey
+				 * (SEND_WITH_INV, LOCAL_INV) or new rkey
+				 * (BIND_MW) */
 	union {
 		struct {
 			__aligned_u64 remote_addr;
@@ -127,6 +129,19 @@ struct metaroce_send_wqe {
 			__u32 remote_qkey;
 			__u32 reserved;
 		} ud;
+		/*
+		 * IBV_WR_BIND_MW; ex is the window's new R_Key.  A kernel
+		 * consumer's IB_WR_REG_MR uses mr_lkey and access (ex: the
+		 * new key); the kernel refuses it from a user QP.
+		 */
+		struct {
+			__aligned_u64 addr;
+			__aligned_u64 length;	/* 0: unbind (type 1) */
+			__u32 mr_lkey;
+			__u32 mw_rkey;		/* the window's current R_Key */
+			__u32 access;		/* IB_UVERBS_ACCESS_REMOTE_* */
+			__u32 reserved;
+		} bind;
 	} wr;
 	__u32 inline_len;	/* bytes of inline data when IBV_SEND_INLINE */
 	__u32 reserved;
