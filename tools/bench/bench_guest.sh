@@ -127,8 +127,11 @@ busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
 run_once() {
 	local stack=$1 row=$2 log=$3 name tool size n kind qps spid i c0 c1 b0 b1 d0 d1
 	IFS='|' read -r name tool size n kind qps <<<"$row"
+	# The latency tools have no -q.
+	local q=()
+	[ "$qps" -gt 1 ] && q=(-q "$qps")
 	timeout 120 "$tool" -d "$DB" -x "$GB" -F -s "$size" -n "$n" -p $PORT \
-		-q "$qps" >"$log.server" 2>&1 &
+		"${q[@]}" >"$log.server" 2>&1 &
 	spid=$!
 	for i in $(seq 100); do
 		ss -Hltn "sport = :$PORT" | grep -q . && break
@@ -136,7 +139,7 @@ run_once() {
 	done
 	c0=$(ctxt) b0=$(busy) d0=$(doorbells)
 	timeout 120 "$tool" -d "$DA" -x "$GA" -F -s "$size" -n "$n" -p $PORT \
-		-q "$qps" $IP_B >"$log.client" 2>&1
+		"${q[@]}" $IP_B >"$log.client" 2>&1
 	local crc=$?
 	c1=$(ctxt) b1=$(busy) d1=$(doorbells)
 	wait $spid
