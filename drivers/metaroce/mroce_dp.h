@@ -114,6 +114,7 @@ enum mroce_task_flags {
  * @work: the task
  * @err_work: moves the QP to ERR after a fatal error
  * @timer: transport / RNR timer
+ * @timer_at: when @timer expires, while it is active
  * @rxq: received packets for this QP
  * @flags: enum mroce_task_flags
  * @dst: cached route of the primary path (RC)
@@ -153,6 +154,7 @@ struct mroce_dpqp {
 	struct work_struct work;
 	struct work_struct err_work;
 	struct hrtimer timer;
+	u64 timer_at;
 	struct sk_buff_head rxq;
 	unsigned long flags;
 	struct dst_cache dst;

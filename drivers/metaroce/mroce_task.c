@@ -134,12 +134,21 @@ static void mroce_task_arm(struct mroce_dpqp *dp)
 	u64 at;
 
 	lockdep_assert_held(&dp->run_lock);
-	if (mroce_qp_is_rc(dp->qp) && !dp->error &&
-	    mroce_reqwin_next_event(&dp->win, &at))
-		hrtimer_start(&dp->timer, ns_to_ktime(at),
-			      HRTIMER_MODE_ABS_SOFT);
-	else
+	if (!mroce_qp_is_rc(dp->qp) || dp->error ||
+	    !mroce_reqwin_next_event(&dp->win, &at)) {
 		hrtimer_try_to_cancel(&dp->timer);
+		return;
+	}
+	/*
+	 * Every ACK moves the deadline later.  Reprogramming the timer per
+	 * packet costs more than a timer that fires early now and then: it
+	 * is moved only to an earlier deadline, and one that fires before
+	 * the window's deadline finds nothing due and is set again.
+	 */
+	if (hrtimer_active(&dp->timer) && dp->timer_at <= at)
+		return;
+	dp->timer_at = at;
+	hrtimer_start(&dp->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
 }
 
 /*
