@@ -114,7 +114,7 @@ enum mroce_task_flags {
  * @work: the task
  * @err_work: moves the QP to ERR after a fatal error
  * @timer: transport / RNR timer
- * @timer_at: when @timer expires, while it is active
+ * @timer_at: when @timer expires, while it is queued
  * @rxq: received packets for this QP
  * @flags: enum mroce_task_flags
  * @dst: cached route of the primary path (RC)

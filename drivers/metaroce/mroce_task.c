@@ -145,7 +145,7 @@ static void mroce_task_arm(struct mroce_dpqp *dp)
 	 * is moved only to an earlier deadline, and one that fires before
 	 * the window's deadline finds nothing due and is set again.
 	 */
-	if (hrtimer_active(&dp->timer) && dp->timer_at <= at)
+	if (hrtimer_is_queued(&dp->timer) && dp->timer_at <= at)
 		return;
 	dp->timer_at = at;
 	hrtimer_start(&dp->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
