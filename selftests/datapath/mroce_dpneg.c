@@ -1003,7 +1003,7 @@ static int victim_read_ack(void)
 	uint32_t i;
 	int err;
 
-	c.timeout = 20;		/* 4.3 s: longer than the delay of B's packets */
+	c.timeout = 22;		/* 17 s: longer than the delay of B's packets */
 	for (i = 0; i < MR_LEN; i++)
 		B.mem[i] = (uint8_t)(i * 7 + 3);
 	memset(A.mem, 0, MR_LEN);
@@ -1015,8 +1015,8 @@ static int victim_read_ack(void)
 	err = post_send(&A, 9, IBV_WR_RDMA_READ, A.mem, MR_LEN,
 			(uintptr_t)B.mem, B.mr->rkey);
 	printf("posted\n");
-	if (!err && poll_wc(A.scq, &wc, 15000)) {
-		snprintf(why, sizeof(why), "no READ completion in 15 s");
+	if (!err && poll_wc(A.scq, &wc, 30000)) {
+		snprintf(why, sizeof(why), "no READ completion in 30 s");
 		err = -1;
 	} else if (!err && (wc.wr_id != 9 || wc.status != IBV_WC_SUCCESS)) {
 		snprintf(why, sizeof(why), "READ wr %" PRIu64 " %s", wc.wr_id,
