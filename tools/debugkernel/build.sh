@@ -117,7 +117,9 @@ build_kernel() {
 	export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-3G}
 	# Hits across trees of other keys: paths under the cache are the same.
 	export CCACHE_BASEDIR=$CACHE CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
-	[ -f "$obj/.config" ] && check_config 2>/dev/null || configure
+	if ! [ -f "$obj/.config" ] || ! check_config 2>/dev/null; then
+		configure
+	fi
 	log "building $key with make -j$JOBS (cold: 15-25 minutes on 2 cores)"
 	kmake -j"$JOBS" bzImage modules >"$tree/build.log" 2>&1 ||
 		{ tail -30 "$tree/build.log" >&2; die "kernel build failed: $tree/build.log"; }
