@@ -103,11 +103,13 @@ ok "debug kernel $DEBUG_KREL and metaroce.ko build ($((SECONDS - start))s)"
 # the tests that run make in the guest.
 export MROCE_T_DEBUG_MODULE=$DEBUG_MODULE KDIR=$DEBUG_KDIR
 # kasan_multi_shot: every KASAN report, not only the first.  no5lvl: QEMU's
-# "-cpu max" offers 5-level paging, and 6.1 with KASAN reports a
-# wild-memory-access in do_raw_spin_lock() when an interrupt lands while
-# identify_boot_cpu() re-reads the CPU features at boot (seen once in
-# build/vm/debug-selftests, at 2.9 s, in handle_edge_irq); that report
-# taints the kernel and turns lockdep off for the whole run.
+# "-cpu max" offers 5-level paging, and one boot of this 6.1 kernel with
+# KASAN reported a wild-memory-access on a direct-map address
+# (ff11000001072...) in do_raw_spin_lock() from handle_edge_irq(), at 2.9 s,
+# interrupting identify_boot_cpu(); another boot did not.  Our reading: the
+# CPU feature bits (LA57 among them) are rewritten there, so KASAN briefly
+# sees a 4-level address space.  The report taints the kernel, which turns
+# lockdep off for the whole run.
 VM_ARGS=(--kernel "$DEBUG_KIMAGE" --modules "$DEBUG_MODROOT" --append "kasan_multi_shot no5lvl")
 
 # The kernel log between "mroce-plant: begin BUG" and "... end BUG".
