@@ -22,8 +22,9 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KVER KDIR
 endif
 
-.PHONY: all modules provider check-kdir install modules_install clean deps \
-	check unit coverage fuzz fuzz-smoke vm-selftests demo bench help
+.PHONY: all modules provider check-kdir install modules_install clean distclean deps \
+	check unit coverage fuzz fuzz-smoke vm-selftests demo bench help \
+	debug-kernel check-debug
 
 all: modules provider
 
@@ -36,6 +37,8 @@ help:
 	@echo "make install       install metaroce.ko under /lib/modules/<kver> and run depmod"
 	@echo "make deps          install the Debian packages the project needs (root)"
 	@echo "make check         host tests, then the selftests in a QEMU guest"
+	@echo "make check-debug   the selftests on a KASAN/lockdep/kmemleak/UBSAN kernel, planted bugs first"
+	@echo "make debug-kernel  build (or reuse) that kernel and metaroce.ko against it"
 	@echo "make demo          two namespaces, a MetaRoCE device on each side, RC traffic"
 	@echo "make bench         perftest, MetaRoCE vs rdma_rxe in one VM: bench/results.md"
 	@echo "make unit | coverage | fuzz   transport core tests on the host"
@@ -71,12 +74,18 @@ modules_install: check-kdir metaroce.ko
 		$(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/metaroce.ko
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
 
+# build/debugkernel/ (the debug kernel, its source and ccache: a cold
+# rebuild is 20+ minutes) survives `make clean`; `make distclean` removes it.
 clean:
 	@if [ -n "$(KVER)" ] && [ -d "$(KDIR)" ]; then \
 		$(MAKE) -C $(KDIR) M=$(ROOT) clean; \
 		$(MAKE) -C $(KDIR) M=$(ROOT)/selftests/verbs/kmod clean; \
 	fi
 	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace clean; fi
+	@if [ -d $(BUILD) ]; then \
+		find $(BUILD) -mindepth 1 -maxdepth 1 ! -name debugkernel -exec rm -rf {} +; fi
+
+distclean: clean
 	rm -rf $(BUILD)
 
 deps:
@@ -104,6 +113,14 @@ vm-selftests: modules provider
 
 check:
 	@$(ROOT)/tools/check.sh
+
+# The debug-kernel lane (Documentation/debug.rst): Debian's linux-source-6.1
+# with the kernel's bug detectors, cached under build/debugkernel/.
+debug-kernel:
+	@$(ROOT)/tools/debugkernel/build.sh --print-env
+
+check-debug:
+	@$(ROOT)/tools/debugkernel/lane.sh
 
 # perftest over MetaRoCE and rdma_rxe side by side: bench/results.md.
 bench:

@@ -5,7 +5,8 @@
 # TEST_GEN_PROGS (C programs built from <name>.c against libibverbs into
 # <repo>/build/selftests/$(SUITE)), then includes this file.
 
-ROOT := $(abspath $(CURDIR)/../..)
+# The MetaRoCE tree; an installed kselftest tree records it in ../mroce-root.
+ROOT := $(or $(MROCE_ROOT),$(shell cat ../mroce-root 2>/dev/null),$(abspath $(CURDIR)/../..))
 OUT := $(ROOT)/build/selftests/$(SUITE)
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \

@@ -14,7 +14,8 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 LOG=$ROOT/build/check
-# Start from a clean build (make clean also empties build/).
+# Start from a clean build (make clean empties build/ but for the debug
+# kernel cache, build/debugkernel/).
 make -s clean >/dev/null 2>&1
 mkdir -p "$LOG"
 

@@ -4,6 +4,9 @@
 # Install every Debian package MetaRoCE needs, idempotently: packages already
 # present are not touched, and apt is not called at all when nothing is
 # missing.  Needs root and Debian's package mirror.
+#
+#   tools/deps.sh           what `make check` and `make demo` need
+#   tools/deps.sh --debug   also what the debug kernel needs (make check-debug)
 set -u
 
 PKGS=(
@@ -19,6 +22,11 @@ PKGS=(
 	# network tools used by the selftests inside the guest
 	iproute2 iputils-ping tcpdump tshark python3-scapy
 )
+
+# The debug-kernel lane (tools/debugkernel/build.sh) builds Debian's kernel
+# source: only installed when asked for.
+DEBUG_PKGS=(linux-source-6.1 ccache flex bison bc libelf-dev libssl-dev rsync)
+[ "${1:-}" = --debug ] && PKGS+=("${DEBUG_PKGS[@]}")
 
 die() {
 	echo "metaroce deps: $*" >&2

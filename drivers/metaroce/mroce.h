@@ -131,4 +131,14 @@ void mroce_net_put(struct mroce_net *mnet, struct mroce_dev *mdev);
 /* mroce_verbs.c */
 extern const struct ib_device_ops mroce_dev_ops;
 
+/* mroce_plant.c: planted bugs, in debug-lane builds only (MROCE_PLANT_BUGS=1) */
+#ifdef MROCE_PLANT_BUGS
+int mroce_plant_bugs(void);
+#else
+static inline int mroce_plant_bugs(void)
+{
+	return 0;
+}
+#endif
+
 #endif /* MROCE_H */

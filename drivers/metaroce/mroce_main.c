@@ -93,6 +93,11 @@ static int __init mroce_init(void)
 {
 	int err;
 
+	/* Debug-lane builds only; a no-op otherwise (Documentation/debug.rst). */
+	err = mroce_plant_bugs();
+	if (err)
+		return err;
+
 	err = mroce_net_init();
 	if (err)
 		return err;

@@ -4,6 +4,11 @@
 # Shared helpers for the MetaRoCE VM selftests: TAP 13 output, cleanup,
 # bounded waits, network namespaces and module loading.  Source it first.
 
+# In an installed kselftest tree (make -C selftests install) the MetaRoCE
+# tree the programs use is recorded in ../mroce-root.
+if [ -z "${MROCE_ROOT:-}" ] && [ -r "$(dirname "${BASH_SOURCE[0]}")/../mroce-root" ]; then
+	MROCE_ROOT=$(cat "$(dirname "${BASH_SOURCE[0]}")/../mroce-root")
+fi
 MROCE_ROOT=${MROCE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 KSFT_PASS=0
 KSFT_FAIL=1

@@ -12,6 +12,13 @@
 #   --cpus N          guest CPUs (default: $VM_CPUS or 2)
 #   --kvm             use KVM instead of TCG (also VM_KVM=1); nested KVM hangs
 #                     on the project's build machines, so TCG is the default
+#   --kernel IMAGE    boot IMAGE instead of /boot/vmlinuz-$KVER (a kernel
+#                     built here, e.g. the debug kernel of make check-debug)
+#   --modules DIR     that kernel's modules, installed under DIR/lib/modules/
+#                     <release> (make modules_install INSTALL_MOD_PATH=DIR);
+#                     the guest sees them at /lib/modules/<release> and KVER
+#                     becomes <release>
+#   --append ARGS     more kernel command line
 #
 # The guest sees the host's root file system read-only over 9p, with a tmpfs
 # overlay on top (so `make install`, apt state and /lib/modules are writable
@@ -35,9 +42,12 @@ mem=${VM_MEM:-2048}
 cpus=${VM_CPUS:-2}
 accel=tcg
 [ "${VM_KVM:-0}" = 1 ] && accel=kvm
+kernel=
+modroot=
+append=
 
 usage() {
-	sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -48,6 +58,9 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
 	--kvm) accel=kvm; shift ;;
+	--kernel) kernel=$(realpath "$2"); shift 2 ;;
+	--modules) modroot=$(realpath "$2"); shift 2 ;;
+	--append) append=$2; shift 2 ;;
 	--) shift; break ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown option $1" >&2; usage ;;
@@ -58,9 +71,17 @@ script=$(realpath "$1")
 shift
 [ -f "$script" ] || { echo "run.sh: no such guest script: $script" >&2; exit 2; }
 
-KVER=${KVER:-$("$ROOT/tools/kver.sh")} ||
-	{ echo "run.sh: no kernel with image and headers installed; run 'make deps'" >&2; exit 2; }
-kernel=/boot/vmlinuz-$KVER
+if [ -n "$modroot" ]; then
+	# The release is the one folder under lib/modules of the staged tree.
+	KVER=$(ls "$modroot/lib/modules" 2>/dev/null)
+	[ -n "$KVER" ] && [ "$(echo "$KVER" | wc -l)" -eq 1 ] ||
+		{ echo "run.sh: $modroot/lib/modules must hold exactly one release" >&2; exit 2; }
+	[ -n "$kernel" ] || { echo "run.sh: --modules needs --kernel" >&2; exit 2; }
+else
+	KVER=${KVER:-$("$ROOT/tools/kver.sh")} ||
+		{ echo "run.sh: no kernel with image and headers installed; run 'make deps'" >&2; exit 2; }
+fi
+[ -n "$kernel" ] || kernel=/boot/vmlinuz-$KVER
 [ -r "$kernel" ] || { echo "run.sh: cannot read $kernel" >&2; exit 2; }
 command -v qemu-system-x86_64 >/dev/null ||
 	{ echo "run.sh: qemu-system-x86_64 missing; run 'make deps'" >&2; exit 2; }
@@ -92,8 +113,11 @@ while read -r verb path _; do
 	*) cp "$path" "$staging/lib/modules/$base" ;;
 	esac
 	grep -qx "$base" "$staging/modules.list" || echo "$base" >>"$staging/modules.list"
-done < <(modprobe -S "$KVER" --show-depends -a virtio_pci 9pnet_virtio 9p overlay virtio-rng 2>/dev/null)
+done < <(modprobe ${modroot:+-d "$modroot"} -S "$KVER" --show-depends \
+	-a virtio_pci 9pnet_virtio 9p overlay virtio-rng 2>/dev/null)
+# A kernel built here may have 9p built in: modprobe then prints "builtin 9p".
 grep -q '^9p.ko$' "$staging/modules.list" ||
+	modprobe ${modroot:+-d "$modroot"} -S "$KVER" --show-depends 9p 2>/dev/null | grep -q '^builtin 9p' ||
 	{ echo "run.sh: cannot resolve the 9p modules of $KVER" >&2; exit 2; }
 (cd "$staging" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd"
 
@@ -107,10 +131,13 @@ grep -q '^9p.ko$' "$staging/modules.list" ||
 	printf 'MROCE_NAME=%q\n' "$name"
 	printf 'MROCE_ROOT=%q\n' "$ROOT"
 	printf 'MROCE_HOST_PATH=%q\n' "$PATH"
+	printf 'MROCE_MODROOT=%q\n' "$modroot"
 	# Pass through variables the tests understand.
 	for v in $(compgen -e | grep -E '^(MROCE_T_|V$|VERBOSE$|KVER$|KDIR$)'); do
 		printf '%s=%q\n' "$v" "${!v}"
 	done
+	# A kernel with its own module tree: the tests' KVER is its release.
+	[ -n "$modroot" ] && printf 'KVER=%q\n' "$KVER"
 } >"$results/job.env"
 
 accel_opts=(-accel tcg,thread=multi -cpu max)
@@ -121,7 +148,7 @@ start=$(date +%s)
 timeout --foreground -k 10 "$timeout" qemu-system-x86_64 \
 	"${accel_opts[@]}" -m "$mem" -smp "$cpus" \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 loglevel=5 panic=-1 oops=panic softlockup_panic=1 mitigations=off" \
+	-append "console=ttyS0 loglevel=5 panic=-1 oops=panic softlockup_panic=1 mitigations=off${append:+ $append}" \
 	-no-reboot -display none -monitor none -nic none \
 	-chardev stdio,id=con,signal=off,logfile="$results/console.log" \
 	-serial chardev:con \
@@ -143,15 +170,15 @@ else
 fi
 
 # Kernel splats anywhere in the guest's log fail the run.
-splat='(Oops|BUG:|WARNING:|KASAN|UBSAN|refcount_t:|general protection fault|Kernel panic|kernel BUG|possible circular locking|INFO: task .* blocked|unreferenced object|watchdog: BUG|rcu.*(stall|self-detected))'
 for f in "$results/dmesg.txt" "$results/console.log"; do
 	[ -f "$f" ] || continue
-	if grep -aEq "$splat" "$f"; then
+	if "$ROOT/tools/vm/splat.sh" "$f" >"$results/splat.txt"; then
 		echo "run.sh: FAIL: kernel splat in $(basename "$f"):" >&2
-		grep -aE -B2 -A20 "$splat" "$f" | head -60 >&2
+		head -60 "$results/splat.txt" >&2
 		[ "$rc" -eq 0 ] && rc=126
 		break
 	fi
 done
+[ -s "$results/splat.txt" ] || rm -f "$results/splat.txt"
 echo "run.sh: guest finished in ${elapsed}s, status $rc; results in ${results#$ROOT/}"
 exit "$rc"

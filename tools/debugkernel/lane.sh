@@ -1,0 +1,180 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# `make check-debug`: the selftests on a kernel with its bug detectors on
+# (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, debugobjects, kmemleak, UBSAN, ...).
+# See Documentation/debug.rst.
+#
+#   tools/debugkernel/lane.sh [--plant-only | --tests-only]
+#
+#   1. build (or reuse) the debug kernel and metaroce.ko against it
+#      (tools/debugkernel/build.sh);
+#   2. one boot loads metaroce.ko without a planted bug, then with each
+#      planted bug (plant_bug=...): the load without one must leave a clean
+#      log, each bug must leave its detector's report, tools/vm/splat.sh (the
+#      runner's own pattern) must find it, and tools/vm/run.sh must fail the
+#      run.  This proves every detector armed and the runner failing on it;
+#   3. one boot runs the selftests (DEBUG_LANE_TESTS, default the subset
+#      below; "all" for every program), which must pass with no report.
+#
+# TAP output; logs in build/vm/debug-plant and build/vm/debug-selftests.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+RUN=$ROOT/tools/vm/run.sh
+SPLAT=$ROOT/tools/vm/splat.sh
+GUEST=$ROOT/tools/debugkernel/guest.sh
+VMDIR=$ROOT/build/vm
+
+# What fits the lane's time budget under KASAN + lockdep in a TCG guest
+# (Documentation/debug.rst has the figures): module life, links, GIDs,
+# teardown, error paths; data path between MetaRoCE devices and against
+# rdma_rxe; every verbs object.
+DEFAULT_TESTS="link.sh gid.sh teardown.sh errors.sh dpcheck.sh dpneg.sh dpcheck_rxe.sh ud_srq_pingpong.sh verbs_objects.sh"
+TESTS=${DEBUG_LANE_TESTS:-$DEFAULT_TESTS}
+TIMEOUT=${DEBUG_LANE_TIMEOUT:-1800}
+# .ci/run sets a deadline (epoch seconds) from CI's time limit.
+DEADLINE=${DEBUG_LANE_DEADLINE:-}
+
+# Each planted bug and the report its detector prints (the first line of it).
+# lockdep switches itself off for good after its own report and after any
+# taint that makes it unreliable, which a KASAN report is (TAINT_BAD_PAGE):
+# lock_order comes first, the KASAN bugs last.
+PLANTS=(
+	"lock_order|WARNING: possible circular locking dependency detected"
+	"sleep_in_atomic|BUG: sleeping function called from invalid context"
+	"leak|unreferenced object"
+	"ubsan|UBSAN: shift-out-of-bounds"
+	"odebug|ODEBUG: free active"
+	"uaf|BUG: KASAN: (slab-)?use-after-free"
+	"double_free|BUG: KASAN: double-free"
+)
+
+n=0 failed=0
+
+# Seconds a step may take: TIMEOUT, or less when the deadline is nearer.
+budget() {
+	local max=$1 left
+	[ -n "$DEADLINE" ] || { echo "$max"; return; }
+	left=$((DEADLINE - $(date +%s)))
+	[ "$left" -lt 1 ] && left=1
+	[ "$left" -lt "$max" ] && max=$left
+	echo "$max"
+}
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $*"
+}
+nok() {
+	n=$((n + 1))
+	failed=1
+	echo "not ok $n - $*"
+}
+
+run_plant=1 run_tests=1
+case "${1:-}" in
+--plant-only) run_tests=0 ;;
+--tests-only) run_plant=0 ;;
+"") ;;
+*) echo "usage: lane.sh [--plant-only | --tests-only]" >&2; exit 2 ;;
+esac
+
+mkdir -p "$VMDIR"
+echo "TAP version 13"
+start=$SECONDS
+timeout -k 10 "$(budget 36000)" "$ROOT/tools/debugkernel/build.sh" \
+	>"$VMDIR/debugkernel-build.log" 2>&1
+rc=$?
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	nok "debug kernel build: over the CI time budget after $((SECONDS - start))s (the ccache keeps what was built)"
+	echo "1..$n"
+	exit 1
+elif [ "$rc" -ne 0 ]; then
+	tail -30 "$VMDIR/debugkernel-build.log" >&2
+	nok "debug kernel and metaroce.ko build (see build/vm/debugkernel-build.log)"
+	echo "1..$n"
+	exit 1
+fi
+# shellcheck source=/dev/null
+. "$ROOT/build/debugkernel/env"
+ok "debug kernel $DEBUG_KREL and metaroce.ko build ($((SECONDS - start))s)"
+
+# The guest needs the debug module, and KDIR/KVER of the debug kernel for
+# the tests that run make in the guest.
+export MROCE_T_DEBUG_MODULE=$DEBUG_MODULE KDIR=$DEBUG_KDIR
+# kasan_multi_shot: every KASAN report, not only the first.  no5lvl: QEMU's
+# "-cpu max" offers 5-level paging, and one boot of this 6.1 kernel with
+# KASAN reported a wild-memory-access on a direct-map address
+# (ff11000001072...) in do_raw_spin_lock() from handle_edge_irq(), at 2.9 s,
+# interrupting identify_boot_cpu(); another boot did not.  Our reading: the
+# CPU feature bits (LA57 among them) are rewritten there, so KASAN briefly
+# sees a 4-level address space.  The report taints the kernel, which turns
+# lockdep off for the whole run.
+VM_ARGS=(--kernel "$DEBUG_KIMAGE" --modules "$DEBUG_MODROOT" --append "kasan_multi_shot no5lvl")
+
+# The kernel log between "mroce-plant: begin BUG" and "... end BUG".
+plant_frame() {
+	sed -n "/mroce-plant: begin $1\$/,/mroce-plant: end $1\$/p" "$2"
+}
+
+check_plants() {
+	local dmesg=$VMDIR/debug-plant/dmesg.txt frame=$VMDIR/debug-plant/frame.txt
+	local p bug want bugs=()
+	for p in "${PLANTS[@]}"; do bugs+=("${p%%|*}"); done
+	start=$SECONDS
+	"$RUN" --name debug-plant --timeout "$(budget "$TIMEOUT")" "${VM_ARGS[@]}" -- \
+		"$GUEST" plant "${bugs[@]}" >"$VMDIR/debug-plant.log" 2>&1
+	local rc=$?
+	if [ "$rc" -eq 126 ]; then
+		ok "the runner fails a run with planted bugs (run.sh exit 126, $((SECONDS - start))s)"
+	else
+		nok "the runner fails a run with planted bugs (run.sh exit $rc, want 126; see build/vm/debug-plant.log)"
+	fi
+	[ -f "$dmesg" ] || { nok "planted-bug run left no dmesg.txt"; return; }
+
+	plant_frame none "$dmesg" >"$frame"
+	if ! grep -q 'mroce-plant: end none' "$frame"; then
+		nok "metaroce.ko loads and unloads without a planted bug (no frame in the log)"
+	elif "$SPLAT" "$frame" >/dev/null; then
+		nok "metaroce.ko loads and unloads without a planted bug: the log has a report"
+		"$SPLAT" "$frame" | sed 's/^/# /' | head -40
+	else
+		ok "metaroce.ko loads and unloads with no report when no bug is planted"
+	fi
+
+	for p in "${PLANTS[@]}"; do
+		bug=${p%%|*} want=${p#*|}
+		plant_frame "$bug" "$dmesg" >"$frame"
+		if ! grep -q "mroce-plant: end $bug" "$frame"; then
+			nok "plant_bug=$bug: no frame in the log (guest died?)"
+		elif ! grep -aEq "$want" "$frame"; then
+			nok "plant_bug=$bug: no '$want' report"
+		elif ! "$SPLAT" "$frame" >/dev/null; then
+			nok "plant_bug=$bug: the runner's pattern misses the report"
+		else
+			ok "plant_bug=$bug: '$want' reported and caught by the runner"
+		fi
+	done
+	rm -f "$frame"
+}
+
+check_tests() {
+	local sum=$VMDIR/debug-selftests/summary.txt only=
+	[ "$TESTS" = all ] || only=$TESTS
+	start=$SECONDS
+	MROCE_T_ONLY=$only "$RUN" --name debug-selftests --timeout "$(budget "$TIMEOUT")" "${VM_ARGS[@]}" -- \
+		"$GUEST" tests >"$VMDIR/debug-selftests.log" 2>&1
+	local rc=$?
+	grep -E '^(ok|not ok) [0-9]+ - ' "$VMDIR/debug-selftests.log" | sed 's/^/# /'
+	if [ "$rc" -eq 0 ] && [ -f "$sum" ] && grep -q '^failed 0$' "$sum"; then
+		ok "selftests on the debug kernel ($(tr '\n' ' ' <"$sum")in $((SECONDS - start))s): no report"
+	else
+		nok "selftests on the debug kernel (run.sh exit $rc; see build/vm/debug-selftests.log)"
+		grep -A30 'kernel splat' "$VMDIR/debug-selftests.log" | sed 's/^/# /' | head -60
+	fi
+}
+
+[ "$run_plant" = 1 ] && check_plants
+[ "$run_tests" = 1 ] && check_tests
+echo "1..$n"
+exit $failed
