@@ -82,6 +82,11 @@ cat >"$T/metaroce.c" <<'EOF'
 MODULE_LICENSE("GPL");
 EOF
 printf 'all:\ninstall:\nclean:\n' >"$T/userspace/Makefile"
+# What make builds besides the module, and make bench's test programs:
+# nothing here.
+mkdir -p "$T/selftests/verbs/kmod" "$T/selftests/datapath"
+printf 'obj-m :=\n' >"$T/selftests/verbs/kmod/Kbuild"
+printf 'all:\n' >"$T/selftests/datapath/Makefile"
 
 # fresh TARGET: run `make TARGET` in the copy as on a machine without a
 # kernel; pass when it succeeds, built the module for the kernel the fake
