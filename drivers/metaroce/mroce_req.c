@@ -334,7 +334,10 @@ static struct sk_buff *mroce_req_skb(struct mroce_dpqp *dp,
 	return ERR_PTR(-EAGAIN);
 }
 
-/* Send the next packet of RC WQE @s.  0, or -EAGAIN to stop for now. */
+/*
+ * Send the next packet of RC WQE @s.  0, -EBUSY when the window or an RNR
+ * wait holds it, -EAGAIN when it failed, -ENOMEM without an skb.
+ */
 static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 {
 	const struct metaroce_send_wqe *w = &s->wqe;
@@ -394,7 +397,7 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 		break;
 	}
 	if (!mroce_reqwin_can_send(&dp->win, npsn, now))
-		return -EAGAIN;
+		return -EBUSY;
 
 	skb = mroce_req_skb(dp, s, start, h.bth.opcode, plen);
 	if (IS_ERR(skb))
@@ -690,20 +693,24 @@ void mroce_req_stop(struct mroce_dpqp *dp)
 }
 
 /*
- * May KBUSY stay set when the requester stops?  Only when another run of
- * it is certain without a doorbell: its budget is spent (the task runs
- * again at once), or requests are on the wire, whose ACK, response or
- * timeout runs it (and then fetches what was posted meanwhile).
+ * May KBUSY stay set when the requester stops?  Only when a post could not
+ * go out now anyway and another run is certain without a doorbell: the
+ * budget is spent (the task runs again at once), or the requester is
+ * blocked (window, READ/atomic limit, fence, RNR wait) by requests on the
+ * wire, whose ACK, response or timeout runs it and fetches what was posted
+ * meanwhile.  With room to send, posts ring and leave at once: waiting for
+ * the next ACK would tie them to it, and to its timeout if it is lost.
  */
-static bool mroce_req_will_run(struct mroce_dpqp *dp, int budget, bool sqd)
+static bool mroce_req_will_run(struct mroce_dpqp *dp, int budget,
+			       bool blocked, bool sqd)
 {
 	if (budget <= 0)
 		return true;
-	return !dp->error && !dp->req_failed && !sqd &&
+	return blocked && !dp->error && !dp->req_failed && !sqd &&
 	       mroce_qp_is_rc(dp->qp) && mroce_reqwin_inflight(&dp->win);
 }
 
-static void mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd);
+static bool mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd);
 
 /**
  * mroce_req_run() - send what the SQ and the window allow
@@ -725,9 +732,11 @@ void mroce_req_run(struct mroce_dpqp *dp, int *budget)
 		return;
 	}
 	for (;;) {
+		bool blocked;
+
 		mroce_req_kbusy(dp, true);
-		mroce_req_loop(dp, budget, sqd);
-		if (mroce_req_will_run(dp, *budget, sqd))
+		blocked = mroce_req_loop(dp, budget, sqd);
+		if (mroce_req_will_run(dp, *budget, blocked, sqd))
 			return;
 		mroce_req_kbusy(dp, false);
 		/* Pairs with the provider's barrier after its producer store. */
@@ -738,8 +747,11 @@ void mroce_req_run(struct mroce_dpqp *dp, int *budget)
 	}
 }
 
-/* The requester proper: see mroce_req_run(). */
-static void mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd)
+/*
+ * The requester proper: see mroce_req_run().  Returns true when it stopped
+ * blocked by what is on the wire (window, READ/atomic limit, fence, RNR).
+ */
+static bool mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd)
 {
 	struct mroce_qp *qp = dp->qp;
 	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
@@ -773,9 +785,9 @@ static void mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd)
 				break;
 			}
 			if ((s->wqe.send_flags & IB_SEND_FENCE) && dp->rd_atomic)
-				break;
+				return true;
 			if (s->rd_atomic && dp->rd_atomic >= max_rd)
-				break;
+				return true;
 			if (mroce_req_is_local(s)) {
 				mroce_req_local(dp, s);
 				(*budget)--;
@@ -794,7 +806,8 @@ static void mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd)
 			break;
 		}
 		if (err)
-			break;
+			return err == -EBUSY;
 		(*budget)--;
 	}
+	return false;
 }
