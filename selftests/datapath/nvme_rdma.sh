@@ -44,7 +44,7 @@ t_check "$dev advertises memory windows of type 2B" \
 log0=$(dmesg | wc -l)
 
 # Target: subsystem NQN with namespace 1 on /dev/nullb0, RDMA port 4420.
-sub=$CFG/subsystems/$NQN port=$CFG/ports/7$$
+sub=$CFG/subsystems/$NQN port=$CFG/ports/$(($$ % 65000 + 1))
 defer rmdir "$sub"
 defer rmdir "$sub/namespaces/1"
 defer sh -c "echo 0 > '$sub/namespaces/1/enable'"
