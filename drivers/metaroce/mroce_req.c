@@ -656,8 +656,6 @@ bool mroce_req_idle(struct mroce_dpqp *dp)
 	return false;
 }
 
-static bool mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd);
-
 /**
  * mroce_req_run() - send what the SQ and the window allow
  * @dp: the QP's data path
@@ -670,19 +668,12 @@ static bool mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd);
  */
 void mroce_req_run(struct mroce_dpqp *dp, int *budget)
 {
-	lockdep_assert_held(&dp->run_lock);
-	mroce_req_loop(dp, budget, READ_ONCE(dp->qp->state) == IB_QPS_SQD);
-}
-
-/*
- * The requester proper: see mroce_req_run().  Returns true when it stopped
- * blocked by what is on the wire (window, READ/atomic limit, fence, RNR).
- */
-static bool mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd)
-{
 	struct mroce_qp *qp = dp->qp;
 	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
+	bool sqd = READ_ONCE(qp->state) == IB_QPS_SQD;
 	int err;
+
+	lockdep_assert_held(&dp->run_lock);
 
 	while (*budget > 0 && !dp->error) {
 		struct mroce_swqe *s;
@@ -712,9 +703,9 @@ static bool mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd)
 				break;
 			}
 			if ((s->wqe.send_flags & IB_SEND_FENCE) && dp->rd_atomic)
-				return true;
+				return;
 			if (s->rd_atomic && dp->rd_atomic >= max_rd)
-				return true;
+				return;
 			if (mroce_req_is_local(s)) {
 				mroce_req_local(dp, s);
 				(*budget)--;
@@ -733,8 +724,7 @@ static bool mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd)
 			break;
 		}
 		if (err)
-			return err == -EBUSY;
+			return;
 		(*budget)--;
 	}
-	return false;
 }
