@@ -468,11 +468,15 @@ void mroce_dp_qp_destroy(struct mroce_qp *qp)
 
 	if (!dp)
 		return;
+	/*
+	 * Unpublished first: the resource tracker reads qp->dp under RCU
+	 * (mroce_restrack.c), and mroce_task_stop() waits for a grace period.
+	 */
+	WRITE_ONCE(qp->dp, NULL);
 	mroce_task_stop(dp);
 	mroce_resp_fini(dp);
 	mroce_req_fini(dp);
 	dst_cache_destroy(&dp->dst);
-	qp->dp = NULL;
 	kfree(dp);
 }
 

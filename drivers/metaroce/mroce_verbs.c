@@ -141,6 +141,7 @@ const struct ib_device_ops mroce_dev_ops = {
 	.destroy_qp = mroce_destroy_qp,
 	.destroy_srq = mroce_destroy_srq,
 	.enable_driver = mroce_enable_driver,
+	.fill_res_qp_entry = mroce_fill_res_qp_entry,
 	.get_dma_mr = mroce_get_dma_mr,
 	.get_hw_stats = mroce_get_hw_stats,
 	.get_link_layer = mroce_get_link_layer,

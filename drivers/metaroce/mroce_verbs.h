@@ -10,6 +10,7 @@
  *   mroce_qp.c     queue pairs: creation, IBTA state machine, flush
  *   mroce_srq.c    shared receive queues
  *   mroce_ah.c     address handles
+ *   mroce_restrack.c  data path state for `rdma res show qp -dd`
  */
 #ifndef MROCE_VERBS_H
 #define MROCE_VERBS_H
@@ -333,6 +334,7 @@ int mroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		    struct ib_udata *udata);
 int mroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		    struct ib_udata *udata);
+int mroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 int mroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		   struct ib_qp_init_attr *init);
 int mroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);

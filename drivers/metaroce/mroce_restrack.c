@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Data path state of a QP for the RDMA netlink resource tracker, so that
+ * `rdma res show qp -dd` shows where a connection stands: the requester's
+ * PSN window and timers, the WQE cursors, the responder's expected PSN,
+ * the READ being answered and the task's CPU.  Operators and tests read
+ * it to tell a stuck QP (an RNR wait that never ends, a window that does
+ * not move) from an idle one.
+ *
+ * The snapshot is taken under dp->run_lock, so it is consistent with one
+ * run of the task.  qp->dp is read under RCU: mroce_dp_qp_destroy() clears
+ * it and waits for a grace period before freeing the data path, while the
+ * resource tracker may still hold the QP (it is deleted from the tracker
+ * only after destroy_qp returns).
+ */
+#include <rdma/restrack.h>
+
+#include "mroce_dp.h"
+
+struct mroce_res_qp {
+	u32 sq_una, sq_nxt, sq_max, sq_wnd;
+	u32 req_idx, req_max, comp_idx, rd_atomic;
+	u32 retry_left, rnr_left, rnr_wait, timer_armed, timer_queued;
+	u64 timer_in_us, rnr_in_us;
+	u32 rq_epsn, rq_msn, rd_active, rd_next, rd_npkt;
+	u32 rxq_len, cpu, error, req_failed;
+};
+
+/* Microseconds from now to @at, 0 when it is past. */
+static u64 mroce_res_us_until(u64 at, u64 now)
+{
+	return at > now ? div_u64(at - now, NSEC_PER_USEC) : 0;
+}
+
+static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
+{
+	const struct mroce_reqwin *w = &dp->win;
+	u64 now = mroce_task_now();
+
+	spin_lock_bh(&dp->run_lock);
+	r->sq_una = w->una;
+	r->sq_nxt = w->nxt;
+	r->sq_max = w->max;
+	r->sq_wnd = w->wnd;
+	r->retry_left = w->retry_left;
+	r->rnr_left = w->rnr_left;
+	r->rnr_wait = w->rnr_wait;
+	r->timer_armed = w->timer_armed;
+	r->timer_in_us = w->timer_armed ? mroce_res_us_until(w->timer_at, now) : 0;
+	r->rnr_in_us = w->rnr_wait ? mroce_res_us_until(w->rnr_until, now) : 0;
+	r->timer_queued = hrtimer_is_queued(&dp->timer);
+	r->req_idx = dp->req_idx;
+	r->req_max = dp->req_max;
+	r->comp_idx = dp->comp_idx;
+	r->rd_atomic = dp->rd_atomic;
+	r->req_failed = dp->req_failed;
+	r->rq_epsn = dp->rwin.epsn;
+	r->rq_msn = dp->rwin.msn;
+	r->rd_active = dp->rd.active;
+	r->rd_next = dp->rd.next;
+	r->rd_npkt = dp->rd.npkt;
+	r->error = dp->error;
+	r->cpu = READ_ONCE(dp->cpu);
+	spin_unlock_bh(&dp->run_lock);
+	r->rxq_len = skb_queue_len(&dp->rxq);
+}
+
+/**
+ * mroce_fill_res_qp_entry() - ib_device_ops.fill_res_qp_entry
+ * @msg: the netlink message being built
+ * @ibqp: the QP
+ *
+ * Return: 0, or -EMSGSIZE when @msg is full.
+ */
+int mroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
+{
+	struct mroce_qp *qp = to_mqp(ibqp);
+	struct mroce_res_qp r;
+	struct mroce_dpqp *dp;
+	bool rc;
+
+	rcu_read_lock();
+	dp = READ_ONCE(qp->dp);
+	if (dp)
+		mroce_res_qp_snap(dp, &r);
+	rcu_read_unlock();
+	if (!dp)
+		return 0;
+
+	rc = mroce_qp_is_rc(qp);
+	if (rdma_nl_put_driver_u32(msg, "cpu", r.cpu) ||
+	    rdma_nl_put_driver_u32(msg, "rxq", r.rxq_len) ||
+	    rdma_nl_put_driver_u32(msg, "error", r.error) ||
+	    rdma_nl_put_driver_u32(msg, "req-idx", r.req_idx) ||
+	    rdma_nl_put_driver_u32(msg, "req-max", r.req_max) ||
+	    rdma_nl_put_driver_u32(msg, "comp-idx", r.comp_idx) ||
+	    rdma_nl_put_driver_u32(msg, "req-failed", r.req_failed))
+		return -EMSGSIZE;
+	if (!rc)
+		return 0;
+	if (rdma_nl_put_driver_u32_hex(msg, "sq-una", r.sq_una) ||
+	    rdma_nl_put_driver_u32_hex(msg, "sq-nxt", r.sq_nxt) ||
+	    rdma_nl_put_driver_u32_hex(msg, "sq-max", r.sq_max) ||
+	    rdma_nl_put_driver_u32(msg, "sq-wnd", r.sq_wnd) ||
+	    rdma_nl_put_driver_u32(msg, "rd-atomic", r.rd_atomic) ||
+	    rdma_nl_put_driver_u32(msg, "retry-left", r.retry_left) ||
+	    rdma_nl_put_driver_u32(msg, "rnr-left", r.rnr_left) ||
+	    rdma_nl_put_driver_u32(msg, "timer-armed", r.timer_armed) ||
+	    rdma_nl_put_driver_u64(msg, "timer-in-us", r.timer_in_us) ||
+	    rdma_nl_put_driver_u32(msg, "timer-queued", r.timer_queued) ||
+	    rdma_nl_put_driver_u32(msg, "rnr-wait", r.rnr_wait) ||
+	    rdma_nl_put_driver_u64(msg, "rnr-in-us", r.rnr_in_us) ||
+	    rdma_nl_put_driver_u32_hex(msg, "rq-epsn", r.rq_epsn) ||
+	    rdma_nl_put_driver_u32(msg, "rq-msn", r.rq_msn) ||
+	    rdma_nl_put_driver_u32(msg, "rd-active", r.rd_active) ||
+	    rdma_nl_put_driver_u32(msg, "rd-next", r.rd_next) ||
+	    rdma_nl_put_driver_u32(msg, "rd-npkt", r.rd_npkt))
+		return -EMSGSIZE;
+	return 0;
+}
