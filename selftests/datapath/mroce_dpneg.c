@@ -7,6 +7,8 @@
  *
  *  rnr_late       SEND without a receive, rnr_retry 7: completes once a
  *                 receive is posted late (IBTA 9.7.5.2.8, C9-142)
+ *  qp_state       `rdma res show qp -dd` on a MetaRoCE requester shows the
+ *                 RNR wait, then everything acknowledged
  *  rnr_exc_N      rnr_retry N (0..6), no receive: IBV_WC_RNR_RETRY_EXC_ERR
  *                 after N RNR waits of min_rnr_timer
  *  retry_*        peer QP destroyed, in ERR, wrong destination QPN:
@@ -289,14 +291,38 @@ static int poll_wc(struct ibv_cq *cq, struct ibv_wc *wc, double ms)
  * One completion for @wr_id with @status; @alt (when not -1) is what rdma_rxe
  * reports instead where it differs from IBTA, accepted with a note.
  */
+/*
+ * A completion that never comes means a QP stopped somewhere: show where
+ * both QPs stand (MetaRoCE's data path state, `rdma res show qp -dd`).
+ */
+static void dump_qps(void)
+{
+	const struct side *sides[] = { &A, &B };
+	char cmd[256];
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!sides[i]->mroce)
+			continue;
+		snprintf(cmd, sizeof(cmd),
+			 "rdma -dd res show qp dev %s 2>&1 | sed 's/^/# /'",
+			 sides[i]->name);
+		fflush(stdout);
+		if (system(cmd))
+			printf("# %s: rdma res show qp failed\n", sides[i]->name);
+	}
+}
+
 static int expect_wc_alt(struct ibv_cq *cq, const char *who, uint64_t wr_id,
 			 enum ibv_wc_status status, int alt, double ms)
 {
 	struct ibv_wc wc;
 
-	if (poll_wc(cq, &wc, ms))
+	if (poll_wc(cq, &wc, ms)) {
+		dump_qps();
 		FAILED("%s: no completion for wr %" PRIu64 " in %.0f ms", who,
 		       wr_id, ms);
+	}
 	if (wc.wr_id == wr_id && alt >= 0 && wc.status == (unsigned int)alt) {
 		printf("# %s: %s where IBTA says %s (rxe)\n", who,
 		       ibv_wc_status_str(wc.status), ibv_wc_status_str(status));
@@ -411,6 +437,78 @@ static int t_rnr_late(void)
 		snprintf(why, sizeof(why), "B sent %ld RNR NAKs in 300 ms",
 			 counter(&B, "tx_rnr_naks") - naks);
 		err = -1;
+	}
+	pair_down();
+	return err;
+}
+
+/*
+ * The value of FIELD in `rdma res show qp -dd` for @s's QP (MetaRoCE's
+ * data path state), or -1 when it is not shown.
+ */
+static long qp_field(struct side *s, const char *field)
+{
+	char cmd[256], out[4096], key[64], *at;
+	long v = -1;
+	size_t n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "rdma -dd res show qp dev %s lqpn %u",
+		 s->name, s->qp->qp_num);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = 0;
+	pclose(p);
+	snprintf(key, sizeof(key), " %s ", field);
+	at = strstr(out, key);
+	if (at)
+		v = strtol(at + strlen(key), NULL, 0);
+	return v;
+}
+
+/*
+ * `rdma res show qp -dd` shows where a QP stands: waiting out an RNR NAK
+ * with nothing acknowledged, then idle with everything acknowledged.
+ */
+static int t_qp_state(void)
+{
+	struct conn c = conn_default;
+	long wait, una, max;
+	int err;
+
+	if (!A.mroce) {
+		printf("# qp_state: %s is not a MetaRoCE device\n", A.name);
+		return 0;
+	}
+	c.min_rnr_timer = 31;	/* 491.52 ms: the wait is long enough to see */
+	pair_up(&c);
+	err = post_send(&A, 1, IBV_WR_SEND, A.mem, 100, 0, 0) ||
+	      expect_no_wc(A.scq, "A send before the receive", 100);
+	wait = qp_field(&A, "rnr-wait");
+	una = qp_field(&A, "sq-una");
+	max = qp_field(&A, "sq-max");
+	if (!err && (wait != 1 || una < 0 || max != una + 1)) {
+		snprintf(why, sizeof(why),
+			 "in the RNR wait: rnr-wait %ld sq-una %ld sq-max %ld",
+			 wait, una, max);
+		dump_qps();
+		err = -1;
+	}
+	err = err || post_recv(&B, 2, B.mem, 200) ||
+	      expect_wc(A.scq, "A send", 1, IBV_WC_SUCCESS, 5000);
+	if (!err) {
+		wait = qp_field(&A, "rnr-wait");
+		una = qp_field(&A, "sq-una");
+		max = qp_field(&A, "sq-max");
+		if (wait != 0 || una != max || qp_field(&A, "comp-idx") != 1) {
+			snprintf(why, sizeof(why),
+				 "after the ACK: rnr-wait %ld sq-una %ld sq-max %ld",
+				 wait, una, max);
+			dump_qps();
+			err = -1;
+		}
 	}
 	pair_down();
 	return err;
@@ -1051,10 +1149,12 @@ static int c_access(int op, int what) { return t_access(op, what); }
 static int c_len(int r, int s) { return t_len(r, s); }
 static int c_mw(int type, int what) { return t_mw(type, what); }
 static int c_flush(int x, int y) { return t_flush(); }
+static int c_qp_state(int x, int y) { return t_qp_state(); }
 static int c_local_err(int x, int y) { return t_local_err(); }
 
 static const struct tcase cases[] = {
 	{ "rnr_late", c_rnr_late, 0, 0 },
+	{ "qp_state", c_qp_state, 0, 0 },
 	{ "rnr_exc_0", c_rnr_exc, 0, 0 },
 	{ "rnr_exc_1", c_rnr_exc, 1, 0 },
 	{ "rnr_exc_3", c_rnr_exc, 3, 0 },
