@@ -13,6 +13,8 @@
 # it and unloads rdma_rxe, then does the same with MetaRoCE.
 #
 # MROCE_T_BENCH_RUNS rounds (default 5); the table has each row's median.
+# MROCE_T_BENCH_ONLY=REGEX keeps only the rows whose name matches (for
+# development: a partial table says so in its header).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 RUNS=${MROCE_T_BENCH_RUNS:-5}
@@ -41,6 +43,15 @@ ROWS=(
 )
 
 die() { echo "bench: $*" >&2; exit 1; }
+
+if [ -n "${MROCE_T_BENCH_ONLY:-}" ]; then
+	kept=()
+	for row in "${ROWS[@]}"; do
+		[[ ${row%%|*} =~ $MROCE_T_BENCH_ONLY ]] && kept+=("$row")
+	done
+	[ ${#kept[@]} -gt 0 ] || die "no row matches '$MROCE_T_BENCH_ONLY'"
+	ROWS=("${kept[@]}")
+fi
 
 for t in ib_write_bw ib_send_bw ib_read_bw ib_write_lat ib_send_lat rdma; do
 	command -v "$t" >/dev/null || die "$t not installed (make deps)"
@@ -221,6 +232,8 @@ fi
 	echo "# MetaRoCE vs rdma_rxe: perftest side by side"
 	echo
 	echo "Written by \`make bench\` ($(date -u '+%Y-%m-%d %H:%M UTC'))."
+	[ -n "${MROCE_T_BENCH_ONLY:-}" ] &&
+		echo "Partial run: only the rows matching '$MROCE_T_BENCH_ONLY'."
 	echo "Kernel $(uname -r) under QEMU ($(nproc) vCPUs, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB)."
 	echo "Both stacks in the same VM on the same veth pair, one after the other,"
 	echo "$RUNS rounds; each figure is the median of the rounds (${elapsed} s in all)."
