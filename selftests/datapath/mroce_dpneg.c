@@ -288,10 +288,6 @@ static int poll_wc(struct ibv_cq *cq, struct ibv_wc *wc, double ms)
 }
 
 /*
- * One completion for @wr_id with @status; @alt (when not -1) is what rdma_rxe
- * reports instead where it differs from IBTA, accepted with a note.
- */
-/*
  * A completion that never comes means a QP stopped somewhere: show where
  * both QPs stand (MetaRoCE's data path state, `rdma res show qp -dd`).
  */
@@ -305,14 +301,18 @@ static void dump_qps(void)
 		if (!sides[i]->mroce)
 			continue;
 		snprintf(cmd, sizeof(cmd),
-			 "rdma -dd res show qp dev %s 2>&1 | sed 's/^/# /'",
-			 sides[i]->name);
+			 "{ rdma -dd res show qp dev %s; rdma statistic show link %s/1; } 2>&1 | sed 's/^/# /'",
+			 sides[i]->name, sides[i]->name);
 		fflush(stdout);
 		if (system(cmd))
 			printf("# %s: rdma res show qp failed\n", sides[i]->name);
 	}
 }
 
+/*
+ * One completion for @wr_id with @status; @alt (when not -1) is what rdma_rxe
+ * reports instead where it differs from IBTA, accepted with a note.
+ */
 static int expect_wc_alt(struct ibv_cq *cq, const char *who, uint64_t wr_id,
 			 enum ibv_wc_status status, int alt, double ms)
 {
