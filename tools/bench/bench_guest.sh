@@ -13,6 +13,10 @@
 # it and unloads rdma_rxe, then does the same with MetaRoCE.
 #
 # MROCE_T_BENCH_RUNS rounds (default 5); the table has each row's median.
+# MROCE_T_BENCH_PERF=1 profiles every client run with `perf record -a`
+# (cpu-clock: TCG has no hardware counters) and leaves the hottest symbols
+# of the whole VM in bench-logs/*.perf.txt (perf's figures cost time: the
+# bandwidth of such a run is not comparable).
 # MROCE_T_BENCH_ONLY=REGEX keeps only the rows whose name matches (for
 # development: a partial table says so in its header).
 set -u
@@ -149,9 +153,17 @@ run_once() {
 		sleep 0.1
 	done
 	c0=$(ctxt) b0=$(busy) d0=$(doorbells)
-	timeout 120 "$tool" -d "$DA" -x "$GA" -F -s "$size" -n "$n" -p $PORT \
-		"${q[@]}" $IP_B >"$log.client" 2>&1
+	local perf=()
+	[ "${MROCE_T_BENCH_PERF:-0}" = 1 ] &&
+		perf=(perf record -q -a -e cpu-clock -o "$log.perf.data" --)
+	timeout 120 "${perf[@]}" "$tool" -d "$DA" -x "$GA" -F -s "$size" \
+		-n "$n" -p $PORT "${q[@]}" $IP_B >"$log.client" 2>&1
 	local crc=$?
+	if [ ${#perf[@]} -gt 0 ]; then
+		perf report -q -i "$log.perf.data" --stdio --sort sym 2>/dev/null |
+			head -n 40 >"$log.perf.txt"
+		rm -f "$log.perf.data"
+	fi
 	c1=$(ctxt) b1=$(busy) d1=$(doorbells)
 	wait $spid
 	local src=$?
