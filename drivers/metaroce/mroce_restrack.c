@@ -13,7 +13,9 @@
  * resource tracker may still hold the QP (it is deleted from the tracker
  * only after destroy_qp returns).
  */
+#include <net/netlink.h>
 #include <rdma/restrack.h>
+#include <uapi/rdma/rdma_netlink.h>
 
 #include "mroce_dp.h"
 
@@ -65,6 +67,40 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
 	r->rxq_len = skb_queue_len(&dp->rxq);
 }
 
+static int mroce_res_qp_put(struct sk_buff *msg, const struct mroce_res_qp *r,
+			    bool rc)
+{
+	if (rdma_nl_put_driver_u32(msg, "cpu", r->cpu) ||
+	    rdma_nl_put_driver_u32(msg, "rxq", r->rxq_len) ||
+	    rdma_nl_put_driver_u32(msg, "error", r->error) ||
+	    rdma_nl_put_driver_u32(msg, "req-idx", r->req_idx) ||
+	    rdma_nl_put_driver_u32(msg, "req-max", r->req_max) ||
+	    rdma_nl_put_driver_u32(msg, "comp-idx", r->comp_idx) ||
+	    rdma_nl_put_driver_u32(msg, "req-failed", r->req_failed))
+		return -EMSGSIZE;
+	if (!rc)
+		return 0;
+	if (rdma_nl_put_driver_u32_hex(msg, "sq-una", r->sq_una) ||
+	    rdma_nl_put_driver_u32_hex(msg, "sq-nxt", r->sq_nxt) ||
+	    rdma_nl_put_driver_u32_hex(msg, "sq-max", r->sq_max) ||
+	    rdma_nl_put_driver_u32(msg, "sq-wnd", r->sq_wnd) ||
+	    rdma_nl_put_driver_u32(msg, "rd-atomic", r->rd_atomic) ||
+	    rdma_nl_put_driver_u32(msg, "retry-left", r->retry_left) ||
+	    rdma_nl_put_driver_u32(msg, "rnr-left", r->rnr_left) ||
+	    rdma_nl_put_driver_u32(msg, "timer-armed", r->timer_armed) ||
+	    rdma_nl_put_driver_u64(msg, "timer-in-us", r->timer_in_us) ||
+	    rdma_nl_put_driver_u32(msg, "timer-queued", r->timer_queued) ||
+	    rdma_nl_put_driver_u32(msg, "rnr-wait", r->rnr_wait) ||
+	    rdma_nl_put_driver_u64(msg, "rnr-in-us", r->rnr_in_us) ||
+	    rdma_nl_put_driver_u32_hex(msg, "rq-epsn", r->rq_epsn) ||
+	    rdma_nl_put_driver_u32(msg, "rq-msn", r->rq_msn) ||
+	    rdma_nl_put_driver_u32(msg, "rd-active", r->rd_active) ||
+	    rdma_nl_put_driver_u32(msg, "rd-next", r->rd_next) ||
+	    rdma_nl_put_driver_u32(msg, "rd-npkt", r->rd_npkt))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /**
  * mroce_fill_res_qp_entry() - ib_device_ops.fill_res_qp_entry
  * @msg: the netlink message being built
@@ -77,7 +113,7 @@ int mroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	struct mroce_qp *qp = to_mqp(ibqp);
 	struct mroce_res_qp r;
 	struct mroce_dpqp *dp;
-	bool rc;
+	struct nlattr *nest;
 
 	rcu_read_lock();
 	dp = READ_ONCE(qp->dp);
@@ -87,34 +123,14 @@ int mroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	if (!dp)
 		return 0;
 
-	rc = mroce_qp_is_rc(qp);
-	if (rdma_nl_put_driver_u32(msg, "cpu", r.cpu) ||
-	    rdma_nl_put_driver_u32(msg, "rxq", r.rxq_len) ||
-	    rdma_nl_put_driver_u32(msg, "error", r.error) ||
-	    rdma_nl_put_driver_u32(msg, "req-idx", r.req_idx) ||
-	    rdma_nl_put_driver_u32(msg, "req-max", r.req_max) ||
-	    rdma_nl_put_driver_u32(msg, "comp-idx", r.comp_idx) ||
-	    rdma_nl_put_driver_u32(msg, "req-failed", r.req_failed))
+	/* Driver attributes travel in one nest (see nldev's fill helpers). */
+	nest = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
+	if (!nest)
 		return -EMSGSIZE;
-	if (!rc)
-		return 0;
-	if (rdma_nl_put_driver_u32_hex(msg, "sq-una", r.sq_una) ||
-	    rdma_nl_put_driver_u32_hex(msg, "sq-nxt", r.sq_nxt) ||
-	    rdma_nl_put_driver_u32_hex(msg, "sq-max", r.sq_max) ||
-	    rdma_nl_put_driver_u32(msg, "sq-wnd", r.sq_wnd) ||
-	    rdma_nl_put_driver_u32(msg, "rd-atomic", r.rd_atomic) ||
-	    rdma_nl_put_driver_u32(msg, "retry-left", r.retry_left) ||
-	    rdma_nl_put_driver_u32(msg, "rnr-left", r.rnr_left) ||
-	    rdma_nl_put_driver_u32(msg, "timer-armed", r.timer_armed) ||
-	    rdma_nl_put_driver_u64(msg, "timer-in-us", r.timer_in_us) ||
-	    rdma_nl_put_driver_u32(msg, "timer-queued", r.timer_queued) ||
-	    rdma_nl_put_driver_u32(msg, "rnr-wait", r.rnr_wait) ||
-	    rdma_nl_put_driver_u64(msg, "rnr-in-us", r.rnr_in_us) ||
-	    rdma_nl_put_driver_u32_hex(msg, "rq-epsn", r.rq_epsn) ||
-	    rdma_nl_put_driver_u32(msg, "rq-msn", r.rq_msn) ||
-	    rdma_nl_put_driver_u32(msg, "rd-active", r.rd_active) ||
-	    rdma_nl_put_driver_u32(msg, "rd-next", r.rd_next) ||
-	    rdma_nl_put_driver_u32(msg, "rd-npkt", r.rd_npkt))
+	if (mroce_res_qp_put(msg, &r, mroce_qp_is_rc(qp))) {
+		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
 	return 0;
 }

@@ -301,7 +301,7 @@ static void dump_qps(void)
 		if (!sides[i]->mroce)
 			continue;
 		snprintf(cmd, sizeof(cmd),
-			 "{ rdma -dd res show qp dev %s; rdma statistic show link %s/1; } 2>&1 | sed 's/^/# /'",
+			 "{ rdma -dd res show qp link %s/1; rdma statistic show link %s/1; } 2>&1 | sed 's/^/# /'",
 			 sides[i]->name, sides[i]->name);
 		fflush(stdout);
 		if (system(cmd))
@@ -453,7 +453,7 @@ static long qp_field(struct side *s, const char *field)
 	size_t n;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "rdma -dd res show qp dev %s lqpn %u",
+	snprintf(cmd, sizeof(cmd), "rdma -dd res show qp link %s/1 lqpn %u",
 		 s->name, s->qp->qp_num);
 	p = popen(cmd, "r");
 	if (!p)
@@ -461,7 +461,7 @@ static long qp_field(struct side *s, const char *field)
 	n = fread(out, 1, sizeof(out) - 1, p);
 	out[n] = 0;
 	pclose(p);
-	snprintf(key, sizeof(key), " %s ", field);
+	snprintf(key, sizeof(key), " drv_%s ", field);
 	at = strstr(out, key);
 	if (at)
 		v = strtol(at + strlen(key), NULL, 0);
