@@ -124,6 +124,9 @@ int mroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 
 /* mroce_net.c */
 int mroce_net_init(void);
+/* mroce_crc.c */
+void mroce_crc_init(void);
+void mroce_crc_exit(void);
 void mroce_net_exit(void);
 struct mroce_net *mroce_net_get(struct net *net, struct mroce_dev *mdev);
 void mroce_net_put(struct mroce_net *mnet, struct mroce_dev *mdev);

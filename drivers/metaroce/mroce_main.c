@@ -98,9 +98,10 @@ static int __init mroce_init(void)
 	if (err)
 		return err;
 
+	mroce_crc_init();
 	err = mroce_net_init();
 	if (err)
-		return err;
+		goto err_net;
 
 	err = register_netdevice_notifier(&mroce_netdev_nb);
 	if (err)
@@ -113,6 +114,8 @@ static int __init mroce_init(void)
 
 err_notifier:
 	mroce_net_exit();
+err_net:
+	mroce_crc_exit();
 	return err;
 }
 
@@ -122,6 +125,7 @@ static void __exit mroce_exit(void)
 	mroce_unregister_all();
 	unregister_netdevice_notifier(&mroce_netdev_nb);
 	mroce_net_exit();
+	mroce_crc_exit();
 	WARN_ON(!list_empty(&mroce_dev_list));
 	pr_info("MetaRoCE unloaded\n");
 }

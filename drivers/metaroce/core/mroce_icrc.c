@@ -2,26 +2,17 @@
 /*
  * RoCEv2 ICRC (IBTA A17.8).
  *
- * The CRC-32 itself is the kernel's crc32_le() in the module: it covers
- * every payload byte twice per packet (once sent, once received), and the
- * kernel's is several times faster than a byte-wise table (slice-by-8, or
- * the architecture's carry-less multiply where the kernel has it).  Host
+ * The CRC-32 itself comes from the environment in the module
+ * (mroce_crc.c: the kernel's fastest, the crypto API's "crc32"); host
  * programs (unit tests, fuzzers, the simulator) get the byte-wise table
- * below, which computes the same function; the unit tests check it
+ * below, which computes the same function.  The unit tests check it
  * against rxe's test vectors, and the VM tests check the module against
  * rdma_rxe on the wire.
  */
 #include "mroce_core.h"
 #include "mroce_icrc.h"
 
-#ifdef __KERNEL__
-#include <linux/crc32.h>
-
-u32 mroce_crc32_le(u32 crc, const u8 *p, size_t len)
-{
-	return crc32_le(crc, p, len);
-}
-#else
+#ifndef __KERNEL__
 
 /* Byte-wise table for the reflected IEEE polynomial 0xedb88320. */
 static const u32 mroce_crc32_table[256] = {
@@ -97,7 +88,7 @@ u32 mroce_crc32_le(u32 crc, const u8 *p, size_t len)
 		crc = mroce_crc32_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
 	return crc;
 }
-#endif /* __KERNEL__ */
+#endif /* !__KERNEL__ */
 
 u32 mroce_icrc_begin(const u8 *ip, bool ipv6)
 {

@@ -21,7 +21,10 @@
 /* CRC-32 register after ~0 and the 8 masked LRH bytes (IBTA A17.8). */
 #define MROCE_ICRC_SEED	0xdebb20e3U
 
-/* Raw reflected CRC-32 update: no initial or final inversion. */
+/*
+ * Raw reflected CRC-32 update: no initial or final inversion.  The module
+ * provides it (mroce_crc.c); host builds use the core's table.
+ */
 u32 mroce_crc32_le(u32 crc, const u8 *p, size_t len);
 
 /*
