@@ -294,7 +294,7 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 {
 	const struct mroce_hdr *h = &pkt->hdr;
 	u32 flags = pkt->lo.op->flags;
-	u64 now = mroce_task_now();
+	u64 now = dp->now;
 	struct mroce_reqwin_res res;
 	struct mroce_swqe *s;
 

@@ -115,6 +115,9 @@ enum mroce_task_flags {
  * @err_work: moves the QP to ERR after a fatal error
  * @timer: transport / RNR timer
  * @timer_at: when @timer expires, while it is queued
+ * @now: the clock (ns), read once per phase of a run rather than per
+ *	packet (a clocksource read is costly under emulation, e.g. the HPET);
+ *	it lags by at most one run's budget of packets
  * @rxq: received packets for this QP
  * @flags: enum mroce_task_flags
  * @dst: cached route of the primary path (RC)
@@ -155,6 +158,7 @@ struct mroce_dpqp {
 	struct work_struct err_work;
 	struct hrtimer timer;
 	u64 timer_at;
+	u64 now;
 	struct sk_buff_head rxq;
 	unsigned long flags;
 	struct dst_cache dst;

@@ -273,6 +273,7 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 
 	lockdep_assert_held(&dp->run_lock);
 	state = READ_ONCE(dp->qp->state);
+	dp->now = mroce_task_now();
 	/*
 	 * Requests behind a READ wait until it is answered, so that no ACK
 	 * for them overtakes its responses (IBTA 9.7.5.1.x).
@@ -296,6 +297,7 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 	if ((state == IB_QPS_RTS || state == IB_QPS_SQD) && !dp->error) {
 		if (req) {
 			budget = MROCE_TASK_BUDGET;
+			dp->now = mroce_task_now();
 			mroce_req_run(dp, &budget);
 			more |= budget <= 0;
 		} else if (mroce_req_pending(dp)) {
