@@ -15,7 +15,7 @@
 # MROCE_T_BENCH_RUNS rounds (default 5); the table has each row's median.
 # MROCE_T_BENCH_PERF=1 profiles every client run with `perf record -a`
 # (cpu-clock: TCG has no hardware counters) and leaves the hottest symbols
-# of the whole VM in bench-logs/*.perf.txt (perf's figures cost time: the
+# of the whole VM in bench-logs/*.perf.txt (=g: with their call chains) (perf's figures cost time: the
 # bandwidth of such a run is not comparable).
 # MROCE_T_BENCH_ONLY=REGEX keeps only the rows whose name matches (for
 # development: a partial table says so in its header).
@@ -153,15 +153,17 @@ run_once() {
 		sleep 0.1
 	done
 	c0=$(ctxt) b0=$(busy) d0=$(doorbells)
-	local perf=()
-	[ "${MROCE_T_BENCH_PERF:-0}" = 1 ] &&
-		perf=(perf record -q -a -e cpu-clock -o "$log.perf.data" --)
+	local perf=() graph=()
+	[ "${MROCE_T_BENCH_PERF:-0}" = g ] && graph=(-g)
+	[ "${MROCE_T_BENCH_PERF:-0}" != 0 ] &&
+		perf=(perf record -q -a "${graph[@]}" -e cpu-clock -o "$log.perf.data" --)
 	timeout 120 "${perf[@]}" "$tool" -d "$DA" -x "$GA" -F -s "$size" \
 		-n "$n" -p $PORT "${q[@]}" $IP_B >"$log.client" 2>&1
 	local crc=$?
 	if [ ${#perf[@]} -gt 0 ]; then
-		perf report -q -i "$log.perf.data" --stdio --sort sym 2>/dev/null |
-			head -n 40 >"$log.perf.txt"
+		perf report -q -i "$log.perf.data" --stdio --sort sym \
+			--no-children --percent-limit 1 2>/dev/null |
+			head -n 400 >"$log.perf.txt"
 		rm -f "$log.perf.data"
 	fi
 	c1=$(ctxt) b1=$(busy) d1=$(doorbells)
