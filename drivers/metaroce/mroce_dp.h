@@ -16,7 +16,7 @@
  *  - Where it runs: in the UDP encap hook's softirq when a packet arrives
  *    and the task is idle (run to completion, as rxe's responder); in the
  *    send doorbell (the posting process, BH disabled); in the soft hrtimer
- *    (dp->timer); otherwise in dp->work on the QP's CPU.  A context that
+ *    (dp->timer); otherwise in a worker on the QP's CPU.  A context that
  *    finds run_lock taken leaves its packet or flag to the owner, which
  *    looks again after unlocking (mroce_task_after(), with a full barrier
  *    on both sides), so no wake-up is lost.  Each run does at most
@@ -111,7 +111,7 @@ enum mroce_task_flags {
  * @qp: the QP
  * @mdev: its device
  * @run_lock: serialises the task (in any context) with modify_qp
- * @work: the task
+ * @work: the task, in a worker; two items, see mroce_task_work()
  * @err_work: moves the QP to ERR after a fatal error
  * @timer: transport / RNR timer
  * @timer_at: when @timer expires, while it is queued
@@ -154,7 +154,7 @@ struct mroce_dpqp {
 	struct mroce_qp *qp;
 	struct mroce_dev *mdev;
 	spinlock_t run_lock;
-	struct work_struct work;
+	struct work_struct work[2];
 	struct work_struct err_work;
 	struct hrtimer timer;
 	u64 timer_at;

@@ -34,14 +34,20 @@ u64 mroce_task_now(void)
 	return ktime_get_ns();
 }
 
+/*
+ * Queue @work, one of the task's two work items, on the QP's CPU: packets
+ * a veth carries are queued per CPU, and a QP that sent from two CPUs
+ * would reorder its own packets.
+ */
+static void mroce_task_queue(struct mroce_dpqp *dp, struct work_struct *work)
+{
+	if (!test_bit(MROCE_TASK_DEAD, &dp->flags))
+		queue_work_on(READ_ONCE(dp->cpu), system_highpri_wq, work);
+}
+
 void mroce_task_schedule(struct mroce_dpqp *dp)
 {
-	/*
-	 * Always the QP's CPU: packets a veth carries are queued per CPU,
-	 * and a QP that sent from two CPUs would reorder its own packets.
-	 */
-	if (!test_bit(MROCE_TASK_DEAD, &dp->flags))
-		queue_work_on(READ_ONCE(dp->cpu), system_highpri_wq, &dp->work);
+	mroce_task_queue(dp, &dp->work[0]);
 }
 
 /*
@@ -65,18 +71,17 @@ static void mroce_task_events(struct mroce_dpqp *dp)
 }
 
 /*
- * After a run: anything that arrived while the lock was held (another
- * CPU's packet, the timer) or that the run left over goes to the worker.
- * The full barrier pairs with the one in mroce_task_rx(): either that
- * side's trylock saw the lock free, or we see its packet here.
+ * After a run: must the worker run again?  Yes for anything that arrived
+ * while the lock was held (another CPU's packet, the timer) or that the
+ * run left over.  The full barrier pairs with the one in mroce_task_rx():
+ * either that side's trylock saw the lock free, or we see its packet here.
  */
-static void mroce_task_after(struct mroce_dpqp *dp, bool more)
+static bool mroce_task_after(struct mroce_dpqp *dp, bool more)
 {
 	mroce_task_events(dp);
 	smp_mb();
-	if (more || !skb_queue_empty(&dp->rxq) ||
-	    test_bit(MROCE_TASK_TIMER, &dp->flags))
-		mroce_task_schedule(dp);
+	return more || !skb_queue_empty(&dp->rxq) ||
+	       test_bit(MROCE_TASK_TIMER, &dp->flags);
 }
 
 /*
@@ -93,7 +98,8 @@ static bool mroce_task_try_run(struct mroce_dpqp *dp)
 		return false;
 	more = mroce_task_run(dp, mroce_task_req_here(dp));
 	spin_unlock(&dp->run_lock);
-	mroce_task_after(dp, more);
+	if (mroce_task_after(dp, more))
+		mroce_task_schedule(dp);
 	return true;
 }
 
@@ -315,15 +321,35 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 	return more || dp->rd.active || !skb_queue_empty(&dp->rxq);
 }
 
-static void mroce_task_work(struct work_struct *work)
+/*
+ * The worker.  A work item that is queued again while it executes lands on
+ * the pool where it executes, whatever CPU queue_work_on() names (the
+ * workqueue's non-reentrancy rule).  A run on another CPU than dp->cpu
+ * (which a doorbell moved after the item was queued) cannot send, and had
+ * it requeued itself it would have run there again and again, its
+ * requester never running: a live lock that stopped a QP in an RNR wait
+ * for good and slowed READs.  So the worker hands over to the other item,
+ * which is not executing and is queued where dp->cpu says.
+ */
+static void mroce_task_worker(struct mroce_dpqp *dp, unsigned int self)
 {
-	struct mroce_dpqp *dp = container_of(work, struct mroce_dpqp, work);
 	bool more;
 
 	spin_lock_bh(&dp->run_lock);
 	more = mroce_task_run(dp, mroce_task_req_here(dp));
 	spin_unlock_bh(&dp->run_lock);
-	mroce_task_after(dp, more);
+	if (mroce_task_after(dp, more))
+		mroce_task_queue(dp, &dp->work[!self]);
+}
+
+static void mroce_task_work0(struct work_struct *work)
+{
+	mroce_task_worker(container_of(work, struct mroce_dpqp, work[0]), 0);
+}
+
+static void mroce_task_work1(struct work_struct *work)
+{
+	mroce_task_worker(container_of(work, struct mroce_dpqp, work[1]), 1);
 }
 
 /*
@@ -351,7 +377,8 @@ static bool mroce_task_doorbell(struct mroce_dpqp *dp)
 	WRITE_ONCE(dp->cpu, cpu);
 	more = mroce_task_run(dp, true);
 	spin_unlock(&dp->run_lock);
-	mroce_task_after(dp, more);
+	if (mroce_task_after(dp, more))
+		mroce_task_schedule(dp);
 	return true;
 }
 
@@ -422,7 +449,8 @@ int mroce_dp_qp_create(struct mroce_qp *qp, struct ib_qp_init_attr *init)
 	 */
 	dp->cpu = raw_smp_processor_id();
 	spin_lock_init(&dp->run_lock);
-	INIT_WORK(&dp->work, mroce_task_work);
+	INIT_WORK(&dp->work[0], mroce_task_work0);
+	INIT_WORK(&dp->work[1], mroce_task_work1);
 	INIT_WORK(&dp->err_work, mroce_task_err_work);
 	hrtimer_init(&dp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	dp->timer.function = mroce_task_timer_fn;
@@ -456,7 +484,13 @@ static void mroce_task_stop(struct mroce_dpqp *dp)
 	/* No receive path still looks at the QP after this. */
 	synchronize_rcu();
 	hrtimer_cancel(&dp->timer);
-	cancel_work_sync(&dp->work);
+	/*
+	 * Either work item may queue the other once more if it ran before
+	 * MROCE_TASK_DEAD was visible; the second pass finds them idle.
+	 */
+	cancel_work_sync(&dp->work[0]);
+	cancel_work_sync(&dp->work[1]);
+	cancel_work_sync(&dp->work[0]);
 	/* The work may have armed the timer once more. */
 	hrtimer_cancel(&dp->timer);
 	cancel_work_sync(&dp->err_work);
