@@ -22,10 +22,11 @@
  *    on both sides), so no wake-up is lost.  Each run does at most
  *    MROCE_TASK_BUDGET packets of each kind, then defers to the worker.
  *  - Order: one QP's received packets are processed in the order they
- *    were queued, whatever CPU they arrive on.  A connected QP's requester
- *    sends only from dp->cpu (a veth queues packets per CPU: two sending
- *    CPUs would reorder a QP's own packets); the doorbell moves dp->cpu to
- *    the posting CPU when nothing of the QP is in flight.
+ *    were queued, whatever CPU they arrive on.  A connected QP's requests
+ *    and READ responses go out only from dp->cpu (a veth queues packets
+ *    per CPU: two sending CPUs would reorder a QP's own packets); the
+ *    doorbell moves dp->cpu to the posting CPU when nothing of the QP is
+ *    in flight.  ACKs and NAKs leave from whichever CPU runs the task.
  *  - The data path never takes qp->state_lock.  A fatal error is reported
  *    by scheduling dp->err_work, which moves the QP to ERR through
  *    mroce_qp_error() (state_lock, then run_lock through the modify hook).

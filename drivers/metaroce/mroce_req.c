@@ -643,7 +643,7 @@ bool mroce_req_pending(struct mroce_dpqp *dp)
 /*
  * Is nothing of this QP on the wire, so that it may start sending from
  * another CPU without its packets overtaking each other?  RC: no PSN is
- * unacknowledged.  UC has no acknowledgements, and a veth may still hold
+ * unacknowledged and no READ is being answered.  UC has no acknowledgements, and a veth may still hold
  * the last message's packets in the old CPU's backlog (processing it can
  * be deferred to ksoftirqd): a UC QP never moves, since one packet that
  * overtakes another loses both messages (IBTA 9.7).  Caller holds run_lock.
@@ -652,7 +652,7 @@ bool mroce_req_idle(struct mroce_dpqp *dp)
 {
 	lockdep_assert_held(&dp->run_lock);
 	if (mroce_qp_is_rc(dp->qp))
-		return !mroce_reqwin_inflight(&dp->win);
+		return !mroce_reqwin_inflight(&dp->win) && !dp->rd.active;
 	return false;
 }
 

@@ -51,9 +51,9 @@ void mroce_task_schedule(struct mroce_dpqp *dp)
 }
 
 /*
- * Does the requester run here?  A connected QP sends from its own CPU
- * only (see mroce_task_schedule()); a UD QP from anywhere.  Caller has BH
- * (hence migration) disabled.
+ * May this run transmit the QP's requests and READ responses?  A connected
+ * QP sends them from its own CPU only (see mroce_task_queue()); a UD QP
+ * from anywhere.  Caller has BH (hence migration) disabled.
  */
 static bool mroce_task_req_here(struct mroce_dpqp *dp)
 {
@@ -265,10 +265,13 @@ static void mroce_task_rx_one(struct mroce_dpqp *dp, struct sk_buff *skb,
 
 /*
  * One run of the task: the READ the responder is answering, received
- * packets, ACKs, the retransmission timer, then the requester if @req
- * (the caller runs on the QP's CPU).  Caller holds dp->run_lock.  Returns
- * true when work is left for another run (budget spent, a READ still being
- * answered, an skb that could not be allocated, requester work elsewhere).
+ * packets, ACKs, the retransmission timer, then the requester.  Requests
+ * and READ responses go out only if @req (the caller runs on the QP's
+ * CPU): a READ's responses sent in slices from two CPUs would overtake
+ * each other in the veth's per-CPU queues, and each overtaking costs the
+ * requester a resent READ.  Caller holds dp->run_lock.  Returns true when
+ * work is left for another run (budget spent, a READ still being
+ * answered, an skb that could not be allocated, work for dp->cpu).
  */
 static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 {
@@ -284,12 +287,14 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 	 * Requests behind a READ wait until it is answered, so that no ACK
 	 * for them overtakes its responses (IBTA 9.7.5.1.x).
 	 */
-	mroce_resp_read_continue(dp, &budget);
+	if (req)
+		mroce_resp_read_continue(dp, &budget);
 	while (budget > 0 && !dp->rd.active &&
 	       (skb = skb_dequeue(&dp->rxq))) {
 		budget--;
 		mroce_task_rx_one(dp, skb, state);
-		mroce_resp_read_continue(dp, &budget);
+		if (req)
+			mroce_resp_read_continue(dp, &budget);
 	}
 	if (mroce_qp_is_rc(dp->qp) && !dp->error &&
 	    mroce_resp_flush_acks(dp))
