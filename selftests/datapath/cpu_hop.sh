@@ -8,9 +8,18 @@
 # that the QP's CPU keeps moving under its own worker: every run must
 # complete.  (A worker that found itself on the old CPU once requeued
 # itself there for good, its requester never running: the run stopped.)
+# The QPs' packets must not overtake each other on the clean veth either:
+# no resends beyond a stray timeout, no out-of-sequence drops beyond what
+# one such resend causes (READ responses sent from two CPUs once cost
+# hundreds of resent READs per run here).
 source "$(dirname "$0")/dp_lib.sh"
 
 dp_setup mm ib_read_bw
+
+# counter DEV NAME: one hw counter of a MetaRoCE device.
+counter() {
+	rdma statistic show link "$1/1" | tr ' ' '\n' | grep -A1 -x "$2" | tail -n 1
+}
 ncpu=$(nproc)
 [ "$ncpu" -ge 2 ] || ksft_skip_all "one CPU: nothing to move between"
 
@@ -65,6 +74,11 @@ for tool in ib_read_bw ib_write_bw ib_send_bw; do
 	fi
 	P=$((P + 1))
 done
+resent=$(($(counter "$DEV1" retransmits) + $(counter "$DEV2" retransmits)))
+oos=$(($(counter "$DEV1" rx_drop_seq) + $(counter "$DEV2" rx_drop_seq)))
+# One stray Local ACK Timeout on a busy host resends up to a window (128).
+t_check "in order on a clean veth: $resent resends (at most 2), $oos out-of-sequence drops (at most 256)" \
+	test "$resent" -le 2 -a "$oos" -le 256
 echo "# $DEV1: $(dp_counters "$DEV1")"
 echo "# $DEV2: $(dp_counters "$DEV2")"
 t_done
