@@ -7,6 +7,7 @@
 #
 #   tools/deps.sh           what `make check` and `make demo` need
 #   tools/deps.sh --debug   also what the debug kernel needs (make check-debug)
+#   tools/deps.sh --bench   also what make bench needs (gnuplot for the chart)
 set -u
 
 PKGS=(
@@ -26,7 +27,13 @@ PKGS=(
 # The debug-kernel lane (tools/debugkernel/build.sh) builds Debian's kernel
 # source: only installed when asked for.
 DEBUG_PKGS=(linux-source-6.1 ccache flex bison bc libelf-dev libssl-dev rsync)
-[ "${1:-}" = --debug ] && PKGS+=("${DEBUG_PKGS[@]}")
+BENCH_PKGS=(gnuplot-nox)
+for arg in "$@"; do
+	case $arg in
+	--debug) PKGS+=("${DEBUG_PKGS[@]}") ;;
+	--bench) PKGS+=("${BENCH_PKGS[@]}") ;;
+	esac
+done
 
 die() {
 	echo "metaroce deps: $*" >&2

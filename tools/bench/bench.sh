@@ -10,7 +10,7 @@
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
-tools/deps.sh
+tools/deps.sh --bench
 make --no-print-directory modules provider
 make --no-print-directory -C selftests/datapath
 # Two VMs, or a build, on these few cores halve each other's figures.
@@ -31,6 +31,10 @@ if [ -s "$res" ] && [ -n "${BENCH_ONLY:-}" ]; then
 elif [ -s "$res" ]; then
 	mkdir -p bench
 	cp "$res" bench/results.md
+	if tools/bench/chart.sh bench/results.md bench/results.png; then
+		printf '\nChart of the ratios: [results.png](results.png).\n' \
+			>>bench/results.md
+	fi
 	echo "bench: results in bench/results.md (logs in build/vm/bench)"
 fi
 exit $rc
