@@ -48,6 +48,7 @@ class Machine:
         self.links = []
         self.qps = []
         self.mtus = {}
+        self.devinfo = []
         self.fake("modinfo", "exit 1")
         self.fake("ip", "exit 0")
         self.fake("ethtool", "exit 1")
@@ -66,24 +67,14 @@ class Machine:
         os.chmod(path, 0o755)
 
     def write_rdma(self):
-        """`rdma -j link show` and `rdma -j res show qp`; every call of the
-        latter advances the QPs' PSNs by 100 (SQ) and 50 (RQ)."""
+        """`rdma -j link show` and `rdma -j res show qp`."""
         state = os.path.join(self.root, "qp.json")
         with open(state, "w") as f:
             json.dump(self.qps, f)
         links = json.dumps(self.links)
         self.fake("rdma", """case "$*" in
 *"link show"*) echo '%s' ;;
-*"res show qp"*) python3 - "%s" <<'PY'
-import json, sys
-qps = json.load(open(sys.argv[1]))
-for q in qps:
-    q["sq-psn"] = (q["sq-psn"] + 100) %% (1 << 24)
-    q["rq-psn"] += 50
-json.dump(qps, open(sys.argv[1], "w"))
-print(json.dumps(qps))
-PY
-;;
+*"res show qp"*) cat "%s" ;;
 *) exit 1 ;;
 esac""" % (links, state))
 
@@ -134,8 +125,10 @@ esac""" % (links, state))
         mtu = self.mtus.get(netdev, 1500)
         active = max([m for m in (256, 512, 1024, 2048, 4096)
                       if m <= mtu - 96] or [256])
-        self.fake("ibv_devinfo", 'echo "\tactive_mtu:\t\t%d (x)"' % active
-                  if len(self.links) == 1 else "exit 1")
+        self.devinfo.append("hca_id:\t%s\n\tport:\t1\n"
+                            "\t\t\tactive_mtu:\t\t%d (x)" % (name, active))
+        self.fake("ibv_devinfo", "cat <<'EOF'\n%s\nEOF"
+                  % "\n".join(self.devinfo))
 
     def counter(self, dev, name, value):
         self.put("class/infiniband/%s/ports/1/hw_counters/%s" % (dev, name),
@@ -247,6 +240,8 @@ def t_status_problems():
         m.netdev("eth2", 4, 4096)
         m.device("mroce2", "eth2", 4, state="1: DOWN")
         rc, data = m.json("status")
+        mtus = {d["name"]: d["active_mtu"] for d in data["status"]["devices"]}
+        assert mtus == {"mroce0": 4096, "mroce1": 1024, "mroce2": 2048}, mtus
         got = ids(data["findings"])
         for want in ("mtu_mismatch", "shared_netdev", "port_down",
                      "mtu_headroom"):
@@ -399,18 +394,27 @@ def t_stats_json():
 def t_top_once():
     m = two_devices()
     try:
-        m.qp("mroce0", 17, 18, (1 << 24) - 40)    # wraps within the sample
+        m.qp("mroce0", 17, 18, 100)
         m.qp("mroce1", 18, 17, 5)
         m.qp("rxe0", 19, 20, 5)                   # not ours: not shown
-        rc, data = m.json("top", "--once", "--interval", "0.5")
+        # Device rates from the counters' growth between the two samples.
+        m.counter("mroce0", "tx_packets", 900)
+        rc, data = m.json("top", "--once", "--interval", "0.3")
         assert rc == EXIT_OK, rc
         assert [d["device"] for d in data["devices"]] == ["mroce0", "mroce1"]
+        assert data["devices"][0]["tx"] == 0, data["devices"][0]
         qps = {q["qpn"]: q for q in data["qps"]}
         assert sorted(qps) == [17, 18], qps
-        # 100 SQ and 50 RQ PSNs per call of `rdma res show qp`, which are
-        # 0.5 s apart or more (a busy machine): through the 24-bit wrap.
-        q = qps[17]
-        assert 0 < q["tx"] <= 200 and abs(q["tx"] - 2 * q["rx"]) < 1e-6, q
+        assert qps[17]["comm"] == "ib_write_bw" and qps[17]["peer_qpn"] == 18
+        tool = load_tool()
+        a = {"time": 0.0, "dev": {"d": {"tx_packets": 10, "rx_drop_seq": 1,
+                                        "rx_drop_icrc": 0}},
+             "state": {"d": "ACTIVE"}, "qps": []}
+        b = {"time": 2.0, "dev": {"d": {"tx_packets": 30, "rx_drop_seq": 3,
+                                        "rx_drop_icrc": 4}},
+             "state": {"d": "ACTIVE"}, "qps": []}
+        devs, _ = tool.top_rows(a, b)
+        assert devs[0]["tx"] == 10 and devs[0]["drops"] == 3, devs
         rc, out, _ = m.run("top", "--once", "--interval", "0.2", "--sort",
                            "tx")
         assert rc == EXIT_OK and "DEVICE" in out and "ib_write_bw" in out
