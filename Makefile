@@ -24,7 +24,7 @@ endif
 
 .PHONY: all modules provider check-kdir install modules_install clean distclean deps \
 	check unit coverage fuzz fuzz-smoke vm-selftests demo bench help \
-	debug-kernel check-debug
+	debug-kernel check-debug tools_install cli-test
 
 all: modules provider
 
@@ -34,7 +34,8 @@ provider:
 
 help:
 	@echo "make [modules]     build metaroce.ko for KVER=$(KVER)"
-	@echo "make install       install metaroce.ko under /lib/modules/<kver> and run depmod"
+	@echo "make install       install metaroce.ko under /lib/modules/<kver> and run depmod,"
+	@echo "                   the provider, and the metaroce command under PREFIX=/usr/local"
 	@echo "make deps          install the Debian packages the project needs (root)"
 	@echo "make check         host tests, then the selftests in a QEMU guest"
 	@echo "make check-debug   the selftests on a KASAN/lockdep/kmemleak/UBSAN kernel, planted bugs first"
@@ -42,6 +43,7 @@ help:
 	@echo "make demo          two namespaces, a MetaRoCE device on each side, RC traffic"
 	@echo "make bench         perftest, MetaRoCE vs rdma_rxe in one VM: bench/results.md"
 	@echo "make unit | coverage | fuzz   transport core tests on the host"
+	@echo "make cli-test      host tests of the metaroce command (fixture sysfs)"
 	@echo "variables: KVER= KDIR= W=1 C=1 VM_KVM=1 VM_TIMEOUT=<s>"
 
 check-kdir:
@@ -56,8 +58,12 @@ modules: check-kdir
 	$(MAKE) -C $(KDIR) M=$(ROOT) modules
 	$(MAKE) -C $(KDIR) M=$(ROOT)/selftests/verbs/kmod modules
 
-install: modules_install provider
+install: modules_install provider tools_install
 	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace install DESTDIR=$(DESTDIR); fi
+
+# The `metaroce` operator command and metaroce(8), under PREFIX (/usr/local).
+tools_install:
+	$(MAKE) -C tools/metaroce install DESTDIR=$(DESTDIR)
 
 # Install the module without re-entering kbuild when it is up to date: kbuild
 # probes the compiler dozens of times on every entry, which takes minutes in
@@ -102,6 +108,10 @@ coverage:
 
 fuzz:
 	$(MAKE) -C selftests/fuzz run
+
+# The operator command against a fixture sysfs tree (seconds).
+cli-test:
+	@$(MAKE) -s -C selftests/cli run
 
 fuzz-smoke:
 	@if [ -f selftests/fuzz/Makefile ]; then $(MAKE) -C selftests/fuzz smoke; \

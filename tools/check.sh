@@ -4,8 +4,9 @@
 # `make check`: every test, fastest first.
 #   1. build checks on the host: metaroce.ko with W=1 (no warnings), sparse
 #      (make C=2), the provider;
-#   2. host unit tests and a short fuzz smoke of the transport core, and
-#      the newcomer path (tools/newcomer_test.sh);
+#   2. host unit tests and a short fuzz smoke of the transport core, the
+#      host tests of the metaroce command, and the newcomer path
+#      (tools/newcomer_test.sh);
 #   3. the VM runner's own check (a planted splat must fail a run);
 #   4. all VM selftests in one QEMU boot.
 # Ends with one line "N passed, N failed, N skipped"; exits non-zero on any
@@ -116,6 +117,7 @@ host_tap() {
 }
 host_tap "host unit tests" unit
 host_tap "fuzz smoke" fuzz-smoke
+host_tap "metaroce command (fixture sysfs)" cli-test
 
 echo "== newcomer path (make demo, bench and check before the kernel is installed)"
 tap_run newcomer "$LOG/newcomer.log" "$ROOT/tools/newcomer_test.sh"

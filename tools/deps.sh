@@ -22,6 +22,8 @@ PKGS=(
 	rdmacm-utils perftest python3-pyverbs
 	# network tools used by the selftests inside the guest
 	iproute2 iputils-ping tcpdump tshark python3-scapy
+	# the metaroce command (tools/metaroce) and its live-view test
+	python3 ethtool tmux
 )
 
 # The debug-kernel lane (tools/debugkernel/build.sh) builds Debian's kernel
