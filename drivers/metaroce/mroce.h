@@ -4,6 +4,7 @@
  *
  * Driver-wide types shared by the mroce_*.c files.  Each file has one role:
  *   mroce_main.c   module init/exit, rdma link type, netdev notifier
+ *   mroce_attach.c auto_attach: devices for netdevs of listed drivers
  *   mroce_dev.c    ib_device life cycle, port and device attributes,
  *                  counters
  *   mroce_net.c    per-network-namespace UDP tunnel sockets (IPv4 and
@@ -68,8 +69,12 @@ struct mroce_net;
  * @port_state: last port state reported to the RDMA core
  * @registered: ib_register_device() has succeeded
  * @counters_ready: @counters are initialised
- * @ndev_gone: the netdev was unregistered before @registered was set
+ * @ndev_gone: the netdev is being unregistered (or moved to another
+ *	namespace); newlink checks it once @registered is set
  *	(@port_state, @registered and @ndev_gone: under mroce_dev_lock)
+ * @auto_attached: made by auto_attach, which may remove it again
+ * @attach_ifname: the netdev name an auto_attach device's name was made
+ *	from (fixed at creation)
  * @num_pd: protection domains allocated, bounded by MROCE_MAX_PD
  * @counters: device counters, per-CPU so the receive path does not bounce
  * @res: verbs object tables (mroce_res.h)
@@ -85,6 +90,8 @@ struct mroce_dev {
 	bool registered;
 	bool ndev_gone;
 	bool counters_ready;
+	bool auto_attached;
+	char attach_ifname[IFNAMSIZ];
 	atomic_t num_pd;
 	struct percpu_counter counters[MROCE_NUM_COUNTERS];
 	struct mroce_res res;
@@ -104,8 +111,16 @@ static inline void mroce_count(struct mroce_dev *mdev, enum mroce_counter c)
 extern struct list_head mroce_dev_list;
 extern struct mutex mroce_dev_lock;
 
+/* mroce_attach.c */
+int mroce_attach_init(void);
+void mroce_attach_exit(void);
+void mroce_attach_netdev_event(struct net_device *ndev, unsigned long event);
+
 /* mroce_dev.c */
+int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
+		     const char *attach_ifname);
 int mroce_newlink(const char *ibdev_name, struct net_device *ndev);
+struct mroce_dev *mroce_dev_bound_to(struct net_device *ndev);
 void mroce_dev_netdev_event(struct mroce_dev *mdev, unsigned long event);
 enum ib_port_state mroce_port_state(struct net_device *ndev);
 enum ib_mtu mroce_active_mtu(struct net_device *ndev);

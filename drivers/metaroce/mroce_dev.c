@@ -290,7 +290,8 @@ void mroce_dealloc_driver(struct ib_device *ibdev)
 	}
 }
 
-static struct mroce_dev *mroce_dev_bound_to(struct net_device *ndev)
+/* The device bound to @ndev, or NULL.  Caller holds mroce_dev_lock. */
+struct mroce_dev *mroce_dev_bound_to(struct net_device *ndev)
 {
 	struct mroce_dev *mdev;
 
@@ -350,12 +351,21 @@ static void mroce_dev_setup_ibdev(struct mroce_dev *mdev)
 	ib_set_device_ops(ibdev, &mroce_dev_ops);
 }
 
-/*
- * rdma_link_ops.newlink: `rdma link add <name> type metaroce netdev <dev>`.
- * The RDMA core holds a reference on @ndev for the duration of the call
- * but not the RTNL, so the netdev may be unregistered at any point here.
+/**
+ * mroce_dev_create() - create and register a device on @ndev
+ * @ibdev_name: the RDMA device name
+ * @ndev: the netdev, referenced by the caller for the duration of the call;
+ *	the caller does not hold the RTNL, so it may be unregistered at any
+ *	point here
+ * @attach_ifname: for a device of auto_attach (mroce_attach.c), which may
+ *	remove it again, the netdev name its name was made from, read under
+ *	the RTNL; NULL for `rdma link add`, whose devices it never touches
+ *
+ * Returns 0 or a negative errno; the table in Documentation/design.rst
+ * lists them.
  */
-int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
+int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
+		     const char *attach_ifname)
 {
 	struct mroce_dev *mdev;
 	struct mroce_net *mnet;
@@ -367,8 +377,9 @@ int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
 			ibdev_name, ndev->name);
 		return -EINVAL;
 	}
-	if (is_vlan_dev(ndev) || netif_is_bond_slave(ndev)) {
-		pr_info("%s: netdev %s: VLAN and bond slave devices are not supported\n",
+	/* A bond or team master receives its ports' packets (skb->dev). */
+	if (is_vlan_dev(ndev) || netif_is_lag_port(ndev)) {
+		pr_info("%s: netdev %s: VLAN devices and bond or team ports are not supported\n",
 			ibdev_name, ndev->name);
 		return -EINVAL;
 	}
@@ -386,6 +397,11 @@ int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
 	mdev->ndev = ndev;
 	mdev->net = dev_net(ndev);
+	if (attach_ifname) {
+		mdev->auto_attached = true;
+		strscpy(mdev->attach_ifname, attach_ifname,
+			sizeof(mdev->attach_ifname));
+	}
 
 	err = mroce_dev_init_counters(mdev);
 	if (err)
@@ -437,4 +453,13 @@ int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
 err_dealloc:
 	ib_dealloc_device(&mdev->ibdev);
 	return err;
+}
+
+/*
+ * rdma_link_ops.newlink: `rdma link add <name> type metaroce netdev <dev>`.
+ * The RDMA core holds a reference on @ndev for the duration of the call.
+ */
+int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	return mroce_dev_create(ibdev_name, ndev, NULL);
 }
