@@ -5,10 +5,11 @@
  * Driver-wide types shared by the mroce_*.c files.  Each file has one role:
  *   mroce_main.c   module init/exit, rdma link type, netdev notifier
  *   mroce_attach.c auto_attach: devices for netdevs of listed drivers
+ *   mroce_nic.c    warning about the parent NIC's own RoCE
  *   mroce_dev.c    ib_device life cycle, port and device attributes,
  *                  counters
- *   mroce_net.c    per-network-namespace UDP tunnel sockets (IPv4 and
- *                  IPv6), receive hook, skb transmit
+ *   mroce_net.c    UDP tunnel sockets (IPv4 and IPv6) per network
+ *                  namespace and port, receive hook, skb transmit
  *   mroce_verbs.c  ib_device_ops table and verbs entry points
  * The verbs objects are listed in mroce_verbs.h, the data path files in
  * mroce_dp.h, the portable transport core (core/) in Documentation/core.rst.
@@ -26,7 +27,7 @@
 
 #define MROCE_DRV_NAME		"metaroce"
 #define MROCE_LINK_TYPE		"metaroce"
-#define MROCE_UDP_PORT		4791	/* IANA RoCEv2 port */
+#define MROCE_UDP_PORT		4791	/* IANA RoCEv2 port, udp_port's default */
 #define MROCE_GID_TBL_LEN	1024
 #define MROCE_MAX_MTU		IB_MTU_4096
 
@@ -57,14 +58,15 @@ enum mroce_counter {
 	MROCE_NUM_COUNTERS
 };
 
-struct mroce_net;
+struct mroce_net_port;
 
 /**
  * struct mroce_dev - one MetaRoCE device bound to one Ethernet netdev
  * @ibdev: the RDMA core's device; first, as ib_alloc_device requires
  * @ndev: the bound netdev, held (@ndev_tracker) until dealloc_driver
  * @net: the netdev's namespace when the device was created
- * @mnet: the per-namespace UDP socket owner, referenced by this device
+ * @mport: the sockets of @udp_port in @net, referenced by this device
+ * @udp_port: UDP port of all its traffic, fixed at creation (udp_port=)
  * @list: entry on mroce_dev_list, protected by mroce_dev_lock
  * @port_state: last port state reported to the RDMA core
  * @registered: ib_register_device() has succeeded
@@ -84,7 +86,8 @@ struct mroce_dev {
 	struct net_device *ndev;
 	netdevice_tracker ndev_tracker;
 	struct net *net;
-	struct mroce_net *mnet;
+	struct mroce_net_port *mport;
+	u16 udp_port;
 	struct list_head list;
 	enum ib_port_state port_state;
 	bool registered;
@@ -137,11 +140,15 @@ struct rdma_hw_stats *mroce_alloc_hw_port_stats(struct ib_device *ibdev,
 int mroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		       u32 port, int index);
 
+/* mroce_nic.c */
+void mroce_nic_check(struct mroce_dev *mdev);
+
 /* mroce_net.c */
 int mroce_net_init(void);
 void mroce_net_exit(void);
-struct mroce_net *mroce_net_get(struct net *net, struct mroce_dev *mdev);
-void mroce_net_put(struct mroce_net *mnet, struct mroce_dev *mdev);
+u16 mroce_net_udp_port(void);
+struct mroce_net_port *mroce_net_get(struct net *net, struct mroce_dev *mdev);
+void mroce_net_put(struct mroce_net_port *np, struct mroce_dev *mdev);
 
 /* mroce_verbs.c */
 extern const struct ib_device_ops mroce_dev_ops;

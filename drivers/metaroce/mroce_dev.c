@@ -276,9 +276,9 @@ void mroce_dealloc_driver(struct ib_device *ibdev)
 	list_del_init(&mdev->list);
 	mutex_unlock(&mroce_dev_lock);
 
-	if (mdev->mnet) {
-		mroce_net_put(mdev->mnet, mdev);
-		mdev->mnet = NULL;
+	if (mdev->mport) {
+		mroce_net_put(mdev->mport, mdev);
+		mdev->mport = NULL;
 	}
 	if (mdev->counters_ready) {
 		mroce_dev_free_counters(mdev, MROCE_NUM_COUNTERS);
@@ -368,7 +368,7 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 		     const char *attach_ifname)
 {
 	struct mroce_dev *mdev;
-	struct mroce_net *mnet;
+	struct mroce_net_port *mport;
 	bool gone;
 	int err;
 
@@ -413,14 +413,17 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 	if (err)
 		goto err_dealloc;
 
-	mnet = mroce_net_get(mdev->net, mdev);
-	if (IS_ERR(mnet)) {
-		err = PTR_ERR(mnet);
-		pr_info("%s: cannot open the RoCEv2 UDP socket in the namespace of %s: %d\n",
-			ibdev_name, ndev->name, err);
+	mdev->udp_port = mroce_net_udp_port();
+	mport = mroce_net_get(mdev->net, mdev);
+	if (IS_ERR(mport)) {
+		err = PTR_ERR(mport);
+		pr_info("%s: cannot open the RoCEv2 UDP socket (port %u) in the namespace of %s: %d%s\n",
+			ibdev_name, mdev->udp_port, ndev->name, err,
+			err == -EADDRINUSE ?
+			" (port taken by another RoCE stack or a program)" : "");
 		goto err_dealloc;
 	}
-	mdev->mnet = mnet;
+	mdev->mport = mport;
 
 	err = mroce_dev_publish(mdev, ibdev_name);
 	if (err)
@@ -447,7 +450,9 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 		return -ENODEV;
 	}
 
-	ibdev_info(&mdev->ibdev, "bound to %s\n", ndev->name);
+	ibdev_info(&mdev->ibdev, "bound to %s, UDP port %u\n", ndev->name,
+		   mdev->udp_port);
+	mroce_nic_check(mdev);
 	return 0;
 
 err_dealloc:
