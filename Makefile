@@ -51,10 +51,12 @@ check-kdir:
 		exit 1; \
 	fi
 
-# metaroce.ko, and the kernel consumer the verbs selftests load.
+# metaroce.ko, the kernel consumer the verbs selftests load and the fake
+# NIC of selftests/metaroce/nic.sh.
 modules: check-kdir
 	$(MAKE) -C $(KDIR) M=$(ROOT) modules
 	$(MAKE) -C $(KDIR) M=$(ROOT)/selftests/verbs/kmod modules
+	$(MAKE) -C $(KDIR) M=$(ROOT)/selftests/metaroce/kmod modules
 
 install: modules_install provider
 	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace install DESTDIR=$(DESTDIR); fi
@@ -80,6 +82,7 @@ clean:
 	@if [ -n "$(KVER)" ] && [ -d "$(KDIR)" ]; then \
 		$(MAKE) -C $(KDIR) M=$(ROOT) clean; \
 		$(MAKE) -C $(KDIR) M=$(ROOT)/selftests/verbs/kmod clean; \
+		$(MAKE) -C $(KDIR) M=$(ROOT)/selftests/metaroce/kmod clean; \
 	fi
 	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace clean; fi
 	@if [ -d $(BUILD) ]; then \

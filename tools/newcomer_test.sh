@@ -84,8 +84,10 @@ EOF
 printf 'all:\ninstall:\nclean:\n' >"$T/userspace/Makefile"
 # What make builds besides the module, and make bench's test programs:
 # nothing here.
-mkdir -p "$T/selftests/verbs/kmod" "$T/selftests/datapath"
+mkdir -p "$T/selftests/verbs/kmod" "$T/selftests/metaroce/kmod" \
+	"$T/selftests/datapath"
 printf 'obj-m :=\n' >"$T/selftests/verbs/kmod/Kbuild"
+printf 'obj-m :=\n' >"$T/selftests/metaroce/kmod/Kbuild"
 printf 'all:\n' >"$T/selftests/datapath/Makefile"
 
 # fresh TARGET: run `make TARGET` in the copy as on a machine without a
