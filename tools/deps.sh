@@ -21,6 +21,8 @@ PKGS=(
 	rdmacm-utils perftest python3-pyverbs
 	# network tools used by the selftests inside the guest
 	iproute2 iputils-ping tcpdump tshark python3-scapy
+	# make dkms-install and its test (tools/dkms_test.sh)
+	dkms
 )
 
 # The debug-kernel lane (tools/debugkernel/build.sh) builds Debian's kernel
