@@ -77,6 +77,9 @@ struct mroce_net_port;
  * @auto_attached: made by auto_attach, which may remove it again
  * @attach_ifname: the netdev name an auto_attach device's name was made
  *	from (fixed at creation)
+ * @nic_handle: devlink handle of the netdev's NIC function when that has
+ *	an RDMA device of its own (mroce_nic.c), else empty; fixed at creation
+ * @nic_rdma: that RDMA device's name
  * @num_pd: protection domains allocated, bounded by MROCE_MAX_PD
  * @counters: device counters, per-CPU so the receive path does not bounce
  * @res: verbs object tables (mroce_res.h)
@@ -95,6 +98,8 @@ struct mroce_dev {
 	bool counters_ready;
 	bool auto_attached;
 	char attach_ifname[IFNAMSIZ];
+	char nic_handle[64];
+	char nic_rdma[IB_DEVICE_NAME_MAX];
 	atomic_t num_pd;
 	struct percpu_counter counters[MROCE_NUM_COUNTERS];
 	struct mroce_res res;
@@ -141,7 +146,9 @@ int mroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		       u32 port, int index);
 
 /* mroce_nic.c */
-void mroce_nic_check(struct mroce_dev *mdev);
+void mroce_nic_probe(struct mroce_dev *mdev);
+void mroce_nic_warn(struct mroce_dev *mdev);
+ssize_t mroce_nic_show(struct mroce_dev *mdev, char *buf);
 
 /* mroce_net.c */
 int mroce_net_init(void);

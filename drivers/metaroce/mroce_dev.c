@@ -409,6 +409,7 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 	mdev->counters_ready = true;
 
 	mroce_dev_setup_ibdev(mdev);
+	mroce_nic_probe(mdev);
 	err = ib_device_set_netdev(&mdev->ibdev, ndev, 1);
 	if (err)
 		goto err_dealloc;
@@ -452,7 +453,7 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 
 	ibdev_info(&mdev->ibdev, "bound to %s, UDP port %u\n", ndev->name,
 		   mdev->udp_port);
-	mroce_nic_check(mdev);
+	mroce_nic_warn(mdev);
 	return 0;
 
 err_dealloc:

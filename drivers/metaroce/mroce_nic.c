@@ -7,7 +7,8 @@
  * 6.1; the search below goes deeper too), so a MetaRoCE device whose netdev
  * shares its PCI function with another RDMA device warns, once, at
  * creation, with the devlink commands that hand the port back to the
- * kernel.
+ * kernel; /sys/class/infiniband/<dev>/metaroce_nic_roce says the same for
+ * as long as the device lives.
  */
 #include <linux/device.h>
 #include <linux/pci.h>
@@ -46,35 +47,60 @@ static int mroce_nic_find_rdma(struct device *dev, void *data)
 }
 
 /**
- * mroce_nic_check() - warn when the netdev's NIC has an RDMA device of its own
- * @mdev: the device, registered (its name is final)
+ * mroce_nic_probe() - look for an RDMA device of the netdev's own NIC
+ * @mdev: the device, before registration (sysfs shows what is found here)
  *
- * MetaRoCE's own devices have no parent device, so they are never found.
+ * Records the devlink handle of the function and the RDMA device's name in
+ * @mdev, or leaves them empty.  MetaRoCE's own devices have no parent
+ * device, so they are never found.
  */
-void mroce_nic_check(struct mroce_dev *mdev)
+void mroce_nic_probe(struct mroce_dev *mdev)
 {
 	struct device *fn = mroce_nic_function(mdev->ndev);
 	struct device *rdma = NULL;
-	char handle[64];
 
 	if (!fn)
 		return;
 	device_for_each_child(fn, &rdma, mroce_nic_find_rdma);
 	if (!rdma)
 		return;
-
 	/* devlink's handle of a device is "<bus>/<device>". */
-	snprintf(handle, sizeof(handle), "%s/%s", dev_bus_name(fn),
-		 dev_name(fn));
+	snprintf(mdev->nic_handle, sizeof(mdev->nic_handle), "%s/%s",
+		 dev_bus_name(fn), dev_name(fn));
+	strscpy(mdev->nic_rdma, dev_name(rdma), sizeof(mdev->nic_rdma));
+	put_device(rdma);
+}
+
+/* Once, after registration: what mroce_nic_probe() found, in the log. */
+void mroce_nic_warn(struct mroce_dev *mdev)
+{
+	const char *h = mdev->nic_handle;
+
+	if (!mdev->nic_rdma[0])
+		return;
 	if (mdev->udp_port == MROCE_UDP_PORT)
 		ibdev_warn(&mdev->ibdev,
 			   "netdev %s shares %s with RDMA device %s: if that NIC's RoCE is enabled, it takes UDP port %u and this device receives nothing. Disable it: 'devlink dev param set %s name enable_roce value false cmode driverinit' then 'devlink dev reload %s'; or load metaroce with udp_port=<other port> on both ends\n",
-			   mdev->ndev->name, handle, dev_name(rdma),
-			   MROCE_UDP_PORT, handle, handle);
+			   mdev->ndev->name, h, mdev->nic_rdma, MROCE_UDP_PORT,
+			   h, h);
 	else
 		ibdev_info(&mdev->ibdev,
 			   "netdev %s shares %s with RDMA device %s; UDP port %u avoids that NIC's RoCE steering of port %u\n",
-			   mdev->ndev->name, handle, dev_name(rdma),
-			   mdev->udp_port, MROCE_UDP_PORT);
-	put_device(rdma);
+			   mdev->ndev->name, h, mdev->nic_rdma, mdev->udp_port,
+			   MROCE_UDP_PORT);
+}
+
+/* sysfs metaroce_nic_roce: the same finding, one line, or "none". */
+ssize_t mroce_nic_show(struct mroce_dev *mdev, char *buf)
+{
+	const char *h = mdev->nic_handle;
+
+	if (!mdev->nic_rdma[0])
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf,
+			  "%s %s: UDP port %u %s; disable: devlink dev param set %s name enable_roce value false cmode driverinit && devlink dev reload %s\n",
+			  h, mdev->nic_rdma, MROCE_UDP_PORT,
+			  mdev->udp_port == MROCE_UDP_PORT ?
+			  "is taken by the NIC if its RoCE is enabled" :
+			  "is the NIC's, this device uses another", h, h);
 }

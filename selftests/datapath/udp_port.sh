@@ -42,6 +42,9 @@ t_check "both ports open in $NS1 and $NS2" sh -c "
 	udp_open $NS2 4791 && udp_open $NS2 4793"
 t_check "the kernel log gives the port" \
 	sh -c "dmesg | grep -q '$P1: bound to $w1, UDP port 4793'"
+t_check "sysfs metaroce_udp_port: 4793 for $P1, 4791 for $DEV1" sh -c "
+	grep -qx 4793 /sys/class/infiniband/$P1/metaroce_udp_port &&
+	grep -qx 4791 /sys/class/infiniband/$DEV1/metaroce_udp_port"
 busywait 5000 gid_index "$P1" v4 >/dev/null
 busywait 5000 gid_index "$P2" v4 >/dev/null
 

@@ -48,6 +48,9 @@ t_check "it gives the devlink commands for that function" \
 t_check "it is printed once" test "$(new_log_count "shares platform/mroce_fakenic")" = 1
 t_check "as a warning (level 4)" \
 	sh -c "dmesg -l warn | grep -qF '$dev: netdev $fnic shares'"
+t_check "sysfs metaroce_nic_roce says it too, with the devlink commands" \
+	grep -qF "platform/mroce_fakenic $rdev: UDP port 4791 is taken by the NIC if its RoCE is enabled; disable: devlink dev param set platform/mroce_fakenic name enable_roce value false cmode driverinit && devlink dev reload platform/mroce_fakenic" \
+	"/sys/class/infiniband/$dev/metaroce_nic_roce"
 rdma link delete "$dev"
 busywait 5000 ibdev_gone "$dev"
 
@@ -68,4 +71,6 @@ defer rdma link delete "${dev}v"
 t_check "rdma link add on a veth" rdma link add "${dev}v" type metaroce netdev "$a"
 t_check "a veth (no parent device) gives no warning" \
 	sh -c "! dmesg | tail -n +$((before + 1)) | grep -q 'shares'"
+t_check "and metaroce_nic_roce reads none" \
+	grep -qx none "/sys/class/infiniband/${dev}v/metaroce_nic_roce"
 t_done
