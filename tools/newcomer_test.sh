@@ -75,6 +75,10 @@ stub tools/newcomer_test.sh <<'EOF'
 #!/bin/sh
 echo "ok 1 - newcomer path (not run again inside its own copy)"
 EOF
+stub tools/dkms_test.sh <<'EOF'
+#!/bin/sh
+echo "ok 1 - DKMS packaging (not run here)"
+EOF
 printf 'obj-m := metaroce.o\n' >"$T/Kbuild"
 cat >"$T/metaroce.c" <<'EOF'
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
