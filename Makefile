@@ -23,6 +23,7 @@ export KVER KDIR
 endif
 
 .PHONY: all modules provider check-kdir install modules_install clean distclean deps \
+	dkms-src dkms-install dkms-uninstall dkms-test \
 	check unit coverage fuzz fuzz-smoke vm-selftests demo bench help \
 	debug-kernel check-debug tools_install cli-test
 
@@ -36,6 +37,8 @@ help:
 	@echo "make [modules]     build metaroce.ko for KVER=$(KVER)"
 	@echo "make install       install metaroce.ko under /lib/modules/<kver> and run depmod,"
 	@echo "                   the provider, and the metaroce command under PREFIX=/usr/local"
+	@echo "make dkms-install  metaroce.ko through DKMS, for every kernel with headers (root)"
+	@echo "make dkms-uninstall  remove it from DKMS and /usr/src"
 	@echo "make deps          install the Debian packages the project needs (root)"
 	@echo "make check         host tests, then the selftests in a QEMU guest"
 	@echo "make check-debug   the selftests on a KASAN/lockdep/kmemleak/UBSAN kernel, planted bugs first"
@@ -53,10 +56,12 @@ check-kdir:
 		exit 1; \
 	fi
 
-# metaroce.ko, and the kernel consumer the verbs selftests load.
+# metaroce.ko, the kernel consumer the verbs selftests load and the fake
+# NIC of selftests/metaroce/nic.sh.
 modules: check-kdir
 	$(MAKE) -C $(KDIR) M=$(ROOT) modules
 	$(MAKE) -C $(KDIR) M=$(ROOT)/selftests/verbs/kmod modules
+	$(MAKE) -C $(KDIR) M=$(ROOT)/selftests/metaroce/kmod modules
 
 install: modules_install provider tools_install
 	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace install DESTDIR=$(DESTDIR); fi
@@ -80,12 +85,48 @@ modules_install: check-kdir metaroce.ko
 		$(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/metaroce.ko
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
 
+# ---- DKMS (Documentation/deployment.rst) ----------------------------------
+# dkms-src copies the module's sources (not its build products) and dkms.conf
+# to $(DKMS_SRC_TREE)/metaroce-<version>; dkms-install adds them to DKMS and
+# builds and installs the module for every kernel whose headers are installed
+# (DKMS_KERNELS); dkms-uninstall undoes both.  DKMS_FLAGS passes options to
+# every dkms call (the test, tools/dkms_test.sh, points all of DKMS's trees
+# into a scratch folder with them).
+MROCE_VERSION := 0.1
+DKMS_FLAGS ?=
+DKMS_SRC_TREE ?= /usr/src
+DKMS_DIR = $(DESTDIR)$(DKMS_SRC_TREE)/metaroce-$(MROCE_VERSION)
+DKMS_KERNELS ?= $(notdir $(patsubst %/build,%,$(wildcard /lib/modules/*/build)))
+DKMS_MOD := -m metaroce -v $(MROCE_VERSION)
+
+dkms-src:
+	rm -rf $(DKMS_DIR)
+	mkdir -p $(DKMS_DIR)
+	cp --parents Kbuild COPYING $$(find drivers include LICENSES -type f \
+		\( -name '*.[ch]' -o -path 'LICENSES/*' \) ! -name '*.mod.c') $(DKMS_DIR)/
+	sed 's/@VERSION@/$(MROCE_VERSION)/' dkms.conf >$(DKMS_DIR)/dkms.conf
+
+dkms-install: dkms-src
+	dkms add $(DKMS_FLAGS) $(DKMS_MOD)
+	@[ -n "$(DKMS_KERNELS)" ] || { echo "dkms-install: no kernel headers under /lib/modules/*/build" >&2; exit 1; }
+	for k in $(DKMS_KERNELS); do \
+		dkms install $(DKMS_FLAGS) $(DKMS_MOD) -k $$k || exit 1; \
+	done
+
+dkms-uninstall:
+	-dkms remove $(DKMS_FLAGS) $(DKMS_MOD) --all
+	rm -rf $(DKMS_DIR)
+
+dkms-test:
+	@$(ROOT)/tools/dkms_test.sh
+
 # build/debugkernel/ (the debug kernel, its source and ccache: a cold
 # rebuild is 20+ minutes) survives `make clean`; `make distclean` removes it.
 clean:
 	@if [ -n "$(KVER)" ] && [ -d "$(KDIR)" ]; then \
 		$(MAKE) -C $(KDIR) M=$(ROOT) clean; \
 		$(MAKE) -C $(KDIR) M=$(ROOT)/selftests/verbs/kmod clean; \
+		$(MAKE) -C $(KDIR) M=$(ROOT)/selftests/metaroce/kmod clean; \
 	fi
 	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace clean; fi
 	@if [ -d $(BUILD) ]; then \

@@ -5,8 +5,8 @@
 #   1. build checks on the host: metaroce.ko with W=1 (no warnings), sparse
 #      (make C=2), the provider;
 #   2. host unit tests and a short fuzz smoke of the transport core, the
-#      host tests of the metaroce command, and the newcomer path
-#      (tools/newcomer_test.sh);
+#      host tests of the metaroce command, the newcomer path
+#      (tools/newcomer_test.sh) and DKMS packaging (tools/dkms_test.sh);
 #   3. the VM runner's own check (a planted splat must fail a run);
 #   4. all VM selftests in one QEMU boot.
 # Ends with one line "N passed, N failed, N skipped"; exits non-zero on any
@@ -121,6 +121,9 @@ host_tap "metaroce command (fixture sysfs)" cli-test
 
 echo "== newcomer path (make demo, bench and check before the kernel is installed)"
 tap_run newcomer "$LOG/newcomer.log" "$ROOT/tools/newcomer_test.sh"
+
+echo "== DKMS (make dkms-install, autoinstall for a second kernel, dkms-uninstall)"
+tap_run dkms "$LOG/dkms.log" "$ROOT/tools/dkms_test.sh"
 
 echo "== VM runner self-check"
 "$ROOT/tools/vm/selftest.sh" >"$LOG/vm-selftest.log" 2>&1

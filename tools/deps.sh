@@ -24,6 +24,8 @@ PKGS=(
 	iproute2 iputils-ping tcpdump tshark python3-scapy
 	# the metaroce command (tools/metaroce) and its live-view test
 	python3 ethtool tmux
+	# make dkms-install and its test (tools/dkms_test.sh)
+	dkms
 )
 
 # The debug-kernel lane (tools/debugkernel/build.sh) builds Debian's kernel

@@ -75,6 +75,10 @@ stub tools/newcomer_test.sh <<'EOF'
 #!/bin/sh
 echo "ok 1 - newcomer path (not run again inside its own copy)"
 EOF
+stub tools/dkms_test.sh <<'EOF'
+#!/bin/sh
+echo "ok 1 - DKMS packaging (not run here)"
+EOF
 printf 'obj-m := metaroce.o\n' >"$T/Kbuild"
 cat >"$T/metaroce.c" <<'EOF'
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
@@ -84,8 +88,10 @@ EOF
 printf 'all:\ninstall:\nclean:\n' >"$T/userspace/Makefile"
 # What make builds besides the module, and make bench's test programs:
 # nothing here.
-mkdir -p "$T/selftests/verbs/kmod" "$T/selftests/datapath"
+mkdir -p "$T/selftests/verbs/kmod" "$T/selftests/metaroce/kmod" \
+	"$T/selftests/datapath"
 printf 'obj-m :=\n' >"$T/selftests/verbs/kmod/Kbuild"
+printf 'obj-m :=\n' >"$T/selftests/metaroce/kmod/Kbuild"
 printf 'all:\n' >"$T/selftests/datapath/Makefile"
 
 # fresh TARGET: run `make TARGET` in the copy as on a machine without a

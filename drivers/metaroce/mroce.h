@@ -4,10 +4,12 @@
  *
  * Driver-wide types shared by the mroce_*.c files.  Each file has one role:
  *   mroce_main.c   module init/exit, rdma link type, netdev notifier
+ *   mroce_attach.c auto_attach: devices for netdevs of listed drivers
+ *   mroce_nic.c    warning about the parent NIC's own RoCE
  *   mroce_dev.c    ib_device life cycle, port and device attributes,
  *                  counters
- *   mroce_net.c    per-network-namespace UDP tunnel sockets (IPv4 and
- *                  IPv6), receive hook, skb transmit
+ *   mroce_net.c    UDP tunnel sockets (IPv4 and IPv6) per network
+ *                  namespace and port, receive hook, skb transmit
  *   mroce_verbs.c  ib_device_ops table and verbs entry points
  * The verbs objects are listed in mroce_verbs.h, the data path files in
  * mroce_dp.h, the portable transport core (core/) in Documentation/core.rst.
@@ -25,7 +27,7 @@
 
 #define MROCE_DRV_NAME		"metaroce"
 #define MROCE_LINK_TYPE		"metaroce"
-#define MROCE_UDP_PORT		4791	/* IANA RoCEv2 port */
+#define MROCE_UDP_PORT		4791	/* IANA RoCEv2 port, udp_port's default */
 #define MROCE_GID_TBL_LEN	1024
 #define MROCE_MAX_MTU		IB_MTU_4096
 
@@ -56,20 +58,28 @@ enum mroce_counter {
 	MROCE_NUM_COUNTERS
 };
 
-struct mroce_net;
+struct mroce_net_port;
 
 /**
  * struct mroce_dev - one MetaRoCE device bound to one Ethernet netdev
  * @ibdev: the RDMA core's device; first, as ib_alloc_device requires
  * @ndev: the bound netdev, held (@ndev_tracker) until dealloc_driver
  * @net: the netdev's namespace when the device was created
- * @mnet: the per-namespace UDP socket owner, referenced by this device
+ * @mport: the sockets of @udp_port in @net, referenced by this device
+ * @udp_port: UDP port of all its traffic, fixed at creation (udp_port=)
  * @list: entry on mroce_dev_list, protected by mroce_dev_lock
  * @port_state: last port state reported to the RDMA core
  * @registered: ib_register_device() has succeeded
  * @counters_ready: @counters are initialised
- * @ndev_gone: the netdev was unregistered before @registered was set
+ * @ndev_gone: the netdev is being unregistered (or moved to another
+ *	namespace); newlink checks it once @registered is set
  *	(@port_state, @registered and @ndev_gone: under mroce_dev_lock)
+ * @auto_attached: made by auto_attach, which may remove it again
+ * @attach_ifname: the netdev name an auto_attach device's name was made
+ *	from (fixed at creation)
+ * @nic_handle: devlink handle of the netdev's NIC function when that has
+ *	an RDMA device of its own (mroce_nic.c), else empty; fixed at creation
+ * @nic_rdma: that RDMA device's name
  * @num_pd: protection domains allocated, bounded by MROCE_MAX_PD
  * @counters: device counters, per-CPU so the receive path does not bounce
  * @res: verbs object tables (mroce_res.h)
@@ -79,12 +89,17 @@ struct mroce_dev {
 	struct net_device *ndev;
 	netdevice_tracker ndev_tracker;
 	struct net *net;
-	struct mroce_net *mnet;
+	struct mroce_net_port *mport;
+	u16 udp_port;
 	struct list_head list;
 	enum ib_port_state port_state;
 	bool registered;
 	bool ndev_gone;
 	bool counters_ready;
+	bool auto_attached;
+	char attach_ifname[IFNAMSIZ];
+	char nic_handle[64];
+	char nic_rdma[IB_DEVICE_NAME_MAX];
 	atomic_t num_pd;
 	struct percpu_counter counters[MROCE_NUM_COUNTERS];
 	struct mroce_res res;
@@ -104,8 +119,16 @@ static inline void mroce_count(struct mroce_dev *mdev, enum mroce_counter c)
 extern struct list_head mroce_dev_list;
 extern struct mutex mroce_dev_lock;
 
+/* mroce_attach.c */
+int mroce_attach_init(void);
+void mroce_attach_exit(void);
+void mroce_attach_netdev_event(struct net_device *ndev, unsigned long event);
+
 /* mroce_dev.c */
+int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
+		     const char *attach_ifname);
 int mroce_newlink(const char *ibdev_name, struct net_device *ndev);
+struct mroce_dev *mroce_dev_bound_to(struct net_device *ndev);
 void mroce_dev_netdev_event(struct mroce_dev *mdev, unsigned long event);
 enum ib_port_state mroce_port_state(struct net_device *ndev);
 enum ib_mtu mroce_active_mtu(struct net_device *ndev);
@@ -122,14 +145,20 @@ struct rdma_hw_stats *mroce_alloc_hw_port_stats(struct ib_device *ibdev,
 int mroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		       u32 port, int index);
 
+/* mroce_nic.c */
+void mroce_nic_probe(struct mroce_dev *mdev);
+void mroce_nic_warn(struct mroce_dev *mdev);
+ssize_t mroce_nic_show(struct mroce_dev *mdev, char *buf);
+
 /* mroce_net.c */
 int mroce_net_init(void);
 /* mroce_crc.c */
 void mroce_crc_init(void);
 void mroce_crc_exit(void);
 void mroce_net_exit(void);
-struct mroce_net *mroce_net_get(struct net *net, struct mroce_dev *mdev);
-void mroce_net_put(struct mroce_net *mnet, struct mroce_dev *mdev);
+u16 mroce_net_udp_port(void);
+struct mroce_net_port *mroce_net_get(struct net *net, struct mroce_dev *mdev);
+void mroce_net_put(struct mroce_net_port *np, struct mroce_dev *mdev);
 
 /* mroce_verbs.c */
 extern const struct ib_device_ops mroce_dev_ops;

@@ -276,9 +276,9 @@ void mroce_dealloc_driver(struct ib_device *ibdev)
 	list_del_init(&mdev->list);
 	mutex_unlock(&mroce_dev_lock);
 
-	if (mdev->mnet) {
-		mroce_net_put(mdev->mnet, mdev);
-		mdev->mnet = NULL;
+	if (mdev->mport) {
+		mroce_net_put(mdev->mport, mdev);
+		mdev->mport = NULL;
 	}
 	if (mdev->counters_ready) {
 		mroce_dev_free_counters(mdev, MROCE_NUM_COUNTERS);
@@ -290,7 +290,8 @@ void mroce_dealloc_driver(struct ib_device *ibdev)
 	}
 }
 
-static struct mroce_dev *mroce_dev_bound_to(struct net_device *ndev)
+/* The device bound to @ndev, or NULL.  Caller holds mroce_dev_lock. */
+struct mroce_dev *mroce_dev_bound_to(struct net_device *ndev)
 {
 	struct mroce_dev *mdev;
 
@@ -350,15 +351,24 @@ static void mroce_dev_setup_ibdev(struct mroce_dev *mdev)
 	ib_set_device_ops(ibdev, &mroce_dev_ops);
 }
 
-/*
- * rdma_link_ops.newlink: `rdma link add <name> type metaroce netdev <dev>`.
- * The RDMA core holds a reference on @ndev for the duration of the call
- * but not the RTNL, so the netdev may be unregistered at any point here.
+/**
+ * mroce_dev_create() - create and register a device on @ndev
+ * @ibdev_name: the RDMA device name
+ * @ndev: the netdev, referenced by the caller for the duration of the call;
+ *	the caller does not hold the RTNL, so it may be unregistered at any
+ *	point here
+ * @attach_ifname: for a device of auto_attach (mroce_attach.c), which may
+ *	remove it again, the netdev name its name was made from, read under
+ *	the RTNL; NULL for `rdma link add`, whose devices it never touches
+ *
+ * Returns 0 or a negative errno; the table in Documentation/design.rst
+ * lists them.
  */
-int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
+int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
+		     const char *attach_ifname)
 {
 	struct mroce_dev *mdev;
-	struct mroce_net *mnet;
+	struct mroce_net_port *mport;
 	bool gone;
 	int err;
 
@@ -367,8 +377,9 @@ int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
 			ibdev_name, ndev->name);
 		return -EINVAL;
 	}
-	if (is_vlan_dev(ndev) || netif_is_bond_slave(ndev)) {
-		pr_info("%s: netdev %s: VLAN and bond slave devices are not supported\n",
+	/* A bond or team master receives its ports' packets (skb->dev). */
+	if (is_vlan_dev(ndev) || netif_is_lag_port(ndev)) {
+		pr_info("%s: netdev %s: VLAN devices and bond or team ports are not supported\n",
 			ibdev_name, ndev->name);
 		return -EINVAL;
 	}
@@ -386,6 +397,11 @@ int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
 	mdev->ndev = ndev;
 	mdev->net = dev_net(ndev);
+	if (attach_ifname) {
+		mdev->auto_attached = true;
+		strscpy(mdev->attach_ifname, attach_ifname,
+			sizeof(mdev->attach_ifname));
+	}
 
 	err = mroce_dev_init_counters(mdev);
 	if (err)
@@ -393,18 +409,22 @@ int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	mdev->counters_ready = true;
 
 	mroce_dev_setup_ibdev(mdev);
+	mroce_nic_probe(mdev);
 	err = ib_device_set_netdev(&mdev->ibdev, ndev, 1);
 	if (err)
 		goto err_dealloc;
 
-	mnet = mroce_net_get(mdev->net, mdev);
-	if (IS_ERR(mnet)) {
-		err = PTR_ERR(mnet);
-		pr_info("%s: cannot open the RoCEv2 UDP socket in the namespace of %s: %d\n",
-			ibdev_name, ndev->name, err);
+	mdev->udp_port = mroce_net_udp_port();
+	mport = mroce_net_get(mdev->net, mdev);
+	if (IS_ERR(mport)) {
+		err = PTR_ERR(mport);
+		pr_info("%s: cannot open the RoCEv2 UDP socket (port %u) in the namespace of %s: %d%s\n",
+			ibdev_name, mdev->udp_port, ndev->name, err,
+			err == -EADDRINUSE ?
+			" (port taken by another RoCE stack or a program)" : "");
 		goto err_dealloc;
 	}
-	mdev->mnet = mnet;
+	mdev->mport = mport;
 
 	err = mroce_dev_publish(mdev, ibdev_name);
 	if (err)
@@ -431,10 +451,21 @@ int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
 		return -ENODEV;
 	}
 
-	ibdev_info(&mdev->ibdev, "bound to %s\n", ndev->name);
+	ibdev_info(&mdev->ibdev, "bound to %s, UDP port %u\n", ndev->name,
+		   mdev->udp_port);
+	mroce_nic_warn(mdev);
 	return 0;
 
 err_dealloc:
 	ib_dealloc_device(&mdev->ibdev);
 	return err;
+}
+
+/*
+ * rdma_link_ops.newlink: `rdma link add <name> type metaroce netdev <dev>`.
+ * The RDMA core holds a reference on @ndev for the duration of the call.
+ */
+int mroce_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	return mroce_dev_create(ibdev_name, ndev, NULL);
 }

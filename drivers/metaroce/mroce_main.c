@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * MetaRoCE module entry points: the `metaroce` rdma link type, the netdev
- * notifier that ties each device's life and port state to its netdev, and
- * module init/exit.
+ * notifier that ties each device's life and port state to its netdev (and
+ * feeds auto_attach, mroce_attach.c), and module init/exit.
  */
 #include <linux/module.h>
 #include <linux/netdevice.h>
@@ -26,11 +26,11 @@ static struct rdma_link_ops mroce_link_ops = {
  */
 static void mroce_netdev_gone(struct mroce_dev *mdev)
 {
-	if (!mdev->registered) {
-		/* mroce_newlink() is still registering: it will back out. */
-		mdev->ndev_gone = true;
+	/* Tells auto_attach not to keep the device (moves come back). */
+	mdev->ndev_gone = true;
+	/* mroce_dev_create() is still registering: it will back out. */
+	if (!mdev->registered)
 		return;
-	}
 	/* A failed get means an unregistration is already under way. */
 	if (ib_device_try_get(&mdev->ibdev)) {
 		ib_unregister_device_queued(&mdev->ibdev);
@@ -54,6 +54,7 @@ static int mroce_netdev_event(struct notifier_block *nb, unsigned long event,
 			mroce_dev_netdev_event(mdev, event);
 	}
 	mutex_unlock(&mroce_dev_lock);
+	mroce_attach_netdev_event(ndev, event);
 	return NOTIFY_DONE;
 }
 
@@ -103,15 +104,24 @@ static int __init mroce_init(void)
 	if (err)
 		goto err_net;
 
-	err = register_netdevice_notifier(&mroce_netdev_nb);
+	/* Before the notifier, which replays NETDEV_REGISTER to it. */
+	err = mroce_attach_init();
 	if (err)
 		goto err_notifier;
+
+	err = register_netdevice_notifier(&mroce_netdev_nb);
+	if (err)
+		goto err_attach;
 
 	rdma_link_register(&mroce_link_ops);
 	pr_info("MetaRoCE loaded: rdma link add <name> type %s netdev <dev>\n",
 		MROCE_LINK_TYPE);
 	return 0;
 
+err_attach:
+	/* The notifier's replay may have queued or made devices. */
+	mroce_attach_exit();
+	mroce_unregister_all();
 err_notifier:
 	mroce_net_exit();
 err_net:
@@ -122,6 +132,7 @@ err_net:
 static void __exit mroce_exit(void)
 {
 	rdma_link_unregister(&mroce_link_ops);
+	mroce_attach_exit();
 	mroce_unregister_all();
 	unregister_netdevice_notifier(&mroce_netdev_nb);
 	mroce_net_exit();

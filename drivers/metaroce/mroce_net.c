@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Network side of MetaRoCE: one RoCEv2 UDP tunnel socket pair (IPv4 and
- * IPv6, port 4791) per network namespace, shared by every MetaRoCE device
- * whose netdev lives in that namespace.
+ * Network side of MetaRoCE: RoCEv2 UDP tunnel socket pairs (IPv4 and IPv6)
+ * per network namespace and UDP port, shared by every MetaRoCE device whose
+ * netdev lives in that namespace and which uses that port.
  *
- * The sockets are opened when the first device of a namespace is created and
- * closed when the last one is deallocated, so a namespace without MetaRoCE
- * devices leaves port 4791 free (for rdma_rxe, say).  Kernel sockets hold no
+ * The port is 4791 (IANA's RoCEv2 port, IBTA A17.2) unless the `udp_port`
+ * module parameter said otherwise when the device was created: a device
+ * sends to and listens on its port only, for all of its traffic, so both
+ * ends must use the same one (a ConnectX NIC with RoCE enabled takes 4791
+ * for itself, Documentation/deployment.rst).  The sockets of a port are
+ * opened when the first device of a namespace using it is created and closed
+ * when the last one is deallocated, so a namespace without MetaRoCE devices
+ * leaves the port free (for rdma_rxe, say).  Kernel sockets hold no
  * reference on their namespace; instead the namespace's exit handler waits
  * until every device of the namespace has let go (they are unregistered when
  * their netdevs disappear, which happens earlier in namespace teardown).
  *
  * Receive: the encap hook runs in softirq under the RCU read lock; it finds
- * the device by the receiving netdev and hands the skb to the QP's task
- * (mroce_task_rx()), which does all the parsing.  Transmit: the data path
- * builds the transport headers and payload in a linear skb
+ * the device by the receiving netdev and the port and hands the skb to the
+ * QP's task (mroce_task_rx()), which does all the parsing.  Transmit: the
+ * data path builds the transport headers and payload in a linear skb
  * (mroce_tx_alloc()); mroce_tx_send() adds UDP and IP headers itself, so
  * that the ICRC can cover the final IP header (IBTA A17.8 includes the IPv4
  * identification), then hands the packet to ip_local_out()/ip6_local_out().
@@ -36,20 +41,38 @@
 
 /**
  * struct mroce_net - MetaRoCE state of one network namespace
- * @lock: serialises socket open/close and @users changes
- * @sock4: IPv4 socket, NULL while @users is zero
- * @sock6: IPv6 socket, NULL while @users is zero or without IPv6
- * @users: devices holding the sockets
+ * @lock: serialises socket open/close, @ports and @users changes
+ * @ports: the open ports (struct mroce_net_port), under @lock
+ * @users: devices holding sockets, over all ports
  * @devs: those devices (RCU list, for the receive path; writers hold @lock)
  * @wq: woken when @users drops to zero
  */
 struct mroce_net {
 	struct mutex lock;
-	struct socket *sock4;
-	struct socket *sock6;
+	struct list_head ports;
 	unsigned int users;
 	struct list_head devs;
 	wait_queue_head_t wq;
+};
+
+/**
+ * struct mroce_net_port - the sockets of one UDP port in one namespace
+ * @node: entry on mroce_net.ports
+ * @mnet: the namespace's state
+ * @sock4: IPv4 socket
+ * @sock6: IPv6 socket, NULL without IPv6
+ * @users: devices using this port (under mroce_net.lock)
+ * @port: the UDP port, host order
+ *
+ * The sockets' sk_user_data; freed an RCU grace period after they close.
+ */
+struct mroce_net_port {
+	struct list_head node;
+	struct mroce_net *mnet;
+	struct socket *sock4;
+	struct socket *sock6;
+	unsigned int users;
+	u16 port;
 };
 
 /* One entry of mroce_net.devs; embedded in nothing so mroce_dev stays lean. */
@@ -58,17 +81,49 @@ struct mroce_net_dev {
 	struct rcu_head rcu;
 	struct mroce_dev *mdev;
 	struct net_device *ndev;
+	u16 port;
 };
 
 static unsigned int mroce_net_id __read_mostly;
 
+static u16 mroce_udp_port = MROCE_UDP_PORT;
+
+/* udp_port=: any port from 1 to 65535; anything else is refused, loudly. */
+static int mroce_udp_port_set(const char *val, const struct kernel_param *kp)
+{
+	u16 port;
+
+	if (kstrtou16(val, 0, &port) || !port) {
+		pr_err("metaroce: udp_port=%s refused: a UDP port is a number from 1 to 65535\n",
+		       strim((char *)val));
+		return -EINVAL;
+	}
+	WRITE_ONCE(mroce_udp_port, port);
+	return 0;
+}
+
+static const struct kernel_param_ops mroce_udp_port_ops = {
+	.set = mroce_udp_port_set,
+	.get = param_get_ushort,
+};
+module_param_cb(udp_port, &mroce_udp_port_ops, &mroce_udp_port, 0644);
+MODULE_PARM_DESC(udp_port,
+		 "UDP port of devices created from now on, for all their traffic (default: 4791, RoCEv2)");
+
+/* The port a device created now gets (the udp_port parameter). */
+u16 mroce_net_udp_port(void)
+{
+	return READ_ONCE(mroce_udp_port);
+}
+
 static struct mroce_dev *mroce_net_find_dev(struct mroce_net *mnet,
-					    const struct net_device *ndev)
+					    const struct net_device *ndev,
+					    u16 port)
 {
 	struct mroce_net_dev *nd;
 
 	list_for_each_entry_rcu(nd, &mnet->devs, node)
-		if (nd->ndev == ndev)
+		if (nd->ndev == ndev && nd->port == port)
 			return nd->mdev;
 	return NULL;
 }
@@ -98,14 +153,14 @@ static struct net_device *mroce_net_local_dev(struct sock *sk,
  */
 static int mroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
-	struct mroce_net *mnet = rcu_dereference_sk_user_data(sk);
+	struct mroce_net_port *np = rcu_dereference_sk_user_data(sk);
 	struct mroce_dev *mdev = NULL;
 	struct net_device *ndev = skb->dev;
 
 	if (ndev && (ndev->flags & IFF_LOOPBACK))
 		ndev = mroce_net_local_dev(sk, skb);
-	if (mnet && ndev)
-		mdev = mroce_net_find_dev(mnet, ndev);
+	if (np && ndev)
+		mdev = mroce_net_find_dev(np->mnet, ndev, np->port);
 	if (!mdev) {
 		kfree_skb(skb);
 		return 0;
@@ -220,7 +275,7 @@ static int mroce_tx_ipv4(struct mroce_dev *mdev, const struct mroce_av *av,
 static int mroce_tx_ipv6(struct mroce_dev *mdev, const struct mroce_av *av,
 			 struct dst_cache *dst, struct sk_buff *skb)
 {
-	struct sock *sk = mdev->mnet->sock6 ? mdev->mnet->sock6->sk : NULL;
+	struct sock *sk = mdev->mport->sock6 ? mdev->mport->sock6->sk : NULL;
 	struct dst_entry *d = NULL;
 	struct in6_addr saddr, daddr;
 	struct ipv6hdr *ip6h;
@@ -290,7 +345,7 @@ int mroce_tx_send(struct mroce_dev *mdev, const struct mroce_av *av,
 	uh = skb_push(skb, sizeof(*uh));
 	skb_reset_transport_header(skb);
 	uh->source = htons(sport);
-	uh->dest = htons(MROCE_UDP_PORT);
+	uh->dest = htons(mdev->udp_port);
 	uh->len = htons(skb->len);
 	uh->check = 0;
 
@@ -306,16 +361,16 @@ int mroce_tx_send(struct mroce_dev *mdev, const struct mroce_av *av,
 	return net_xmit_eval(err);
 }
 
-static struct socket *mroce_sock_open(struct net *net, struct mroce_net *mnet,
-				      bool ipv6)
+static struct socket *mroce_sock_open(struct net *net,
+				      struct mroce_net_port *np, bool ipv6)
 {
 	struct udp_tunnel_sock_cfg tnl_cfg = {
-		.sk_user_data = mnet,
+		.sk_user_data = np,
 		.encap_type = 1,
 		.encap_rcv = mroce_udp_encap_recv,
 	};
 	struct udp_port_cfg port_cfg = {
-		.local_udp_port = htons(MROCE_UDP_PORT),
+		.local_udp_port = htons(np->port),
 	};
 	struct socket *sock;
 	int err;
@@ -342,70 +397,98 @@ static void mroce_sock_close(struct socket **sockp)
 	}
 }
 
-static int mroce_net_open(struct net *net, struct mroce_net *mnet)
+static int mroce_port_open_socks(struct net *net, struct mroce_net_port *np)
 {
 	struct socket *sock;
 
-	lockdep_assert_held(&mnet->lock);
-
-	sock = mroce_sock_open(net, mnet, false);
+	sock = mroce_sock_open(net, np, false);
 	if (IS_ERR(sock))
 		return PTR_ERR(sock);
-	mnet->sock4 = sock;
+	np->sock4 = sock;
 
 	if (!IS_ENABLED(CONFIG_IPV6) || !ipv6_mod_enabled())
 		return 0;
-	sock = mroce_sock_open(net, mnet, true);
+	sock = mroce_sock_open(net, np, true);
 	if (IS_ERR(sock)) {
 		/* A namespace without IPv6 still gets IPv4 RoCE. */
 		if (PTR_ERR(sock) == -EAFNOSUPPORT)
 			return 0;
-		mroce_sock_close(&mnet->sock4);
+		mroce_sock_close(&np->sock4);
 		return PTR_ERR(sock);
 	}
-	mnet->sock6 = sock;
+	np->sock6 = sock;
 	return 0;
 }
 
+/* The open port @port of @mnet, or a new one.  Caller holds mnet->lock. */
+static struct mroce_net_port *mroce_port_get(struct net *net,
+					     struct mroce_net *mnet, u16 port)
+{
+	struct mroce_net_port *np;
+	int err;
+
+	lockdep_assert_held(&mnet->lock);
+	list_for_each_entry(np, &mnet->ports, node)
+		if (np->port == port)
+			return np;
+
+	np = kzalloc(sizeof(*np), GFP_KERNEL);
+	if (!np)
+		return ERR_PTR(-ENOMEM);
+	np->mnet = mnet;
+	np->port = port;
+	err = mroce_port_open_socks(net, np);
+	if (err) {
+		kfree(np);
+		return ERR_PTR(err);
+	}
+	list_add_tail(&np->node, &mnet->ports);
+	return np;
+}
+
 /**
- * mroce_net_get - take a user reference on @net's RoCEv2 sockets
+ * mroce_net_get - take a user reference on the sockets of a device's port
  * @net: the namespace of the device's netdev
- * @mdev: the device; its received packets are delivered to it from now on
+ * @mdev: the device; its received packets on mdev->udp_port are delivered
+ *	to it from now on
  *
- * Opens the sockets if @mdev is the first user.  Returns the namespace state
- * or an ERR_PTR (-EADDRINUSE when another RoCE stack owns port 4791 there).
+ * Opens the sockets if @mdev is the first user of its port in @net.
+ * Returns the port's state or an ERR_PTR (-EADDRINUSE when another RoCE
+ * stack or a program owns the port there).
  */
-struct mroce_net *mroce_net_get(struct net *net, struct mroce_dev *mdev)
+struct mroce_net_port *mroce_net_get(struct net *net, struct mroce_dev *mdev)
 {
 	struct mroce_net *mnet = net_generic(net, mroce_net_id);
+	struct mroce_net_port *np;
 	struct mroce_net_dev *nd;
-	int err;
 
 	nd = kzalloc(sizeof(*nd), GFP_KERNEL);
 	if (!nd)
 		return ERR_PTR(-ENOMEM);
 	nd->mdev = mdev;
 	nd->ndev = mdev->ndev;
+	nd->port = mdev->udp_port;
 
 	mutex_lock(&mnet->lock);
-	if (!mnet->users) {
-		err = mroce_net_open(net, mnet);
-		if (err) {
-			mutex_unlock(&mnet->lock);
-			kfree(nd);
-			return ERR_PTR(err);
-		}
+	np = mroce_port_get(net, mnet, nd->port);
+	if (IS_ERR(np)) {
+		mutex_unlock(&mnet->lock);
+		kfree(nd);
+		return np;
 	}
+	np->users++;
 	mnet->users++;
 	list_add_tail_rcu(&nd->node, &mnet->devs);
 	mutex_unlock(&mnet->lock);
-	return mnet;
+	return np;
 }
 
 /* Drop @mdev's reference taken by mroce_net_get(); may sleep. */
-void mroce_net_put(struct mroce_net *mnet, struct mroce_dev *mdev)
+void mroce_net_put(struct mroce_net_port *np, struct mroce_dev *mdev)
 {
+	struct mroce_net *mnet = np->mnet;
 	struct mroce_net_dev *nd, *found = NULL;
+	struct mroce_net_port *closed = NULL;
 
 	mutex_lock(&mnet->lock);
 	list_for_each_entry(nd, &mnet->devs, node) {
@@ -416,16 +499,20 @@ void mroce_net_put(struct mroce_net *mnet, struct mroce_dev *mdev)
 	}
 	if (!WARN_ON(!found))
 		list_del_rcu(&found->node);
-	if (!--mnet->users) {
-		mroce_sock_close(&mnet->sock6);
-		mroce_sock_close(&mnet->sock4);
-		wake_up_all(&mnet->wq);
+	if (!--np->users) {
+		mroce_sock_close(&np->sock6);
+		mroce_sock_close(&np->sock4);
+		list_del(&np->node);
+		closed = np;
 	}
+	if (!--mnet->users)
+		wake_up_all(&mnet->wq);
 	mutex_unlock(&mnet->lock);
 
-	/* The receive path may still be looking at @mdev through @found. */
+	/* The receive path may still be looking at @found and @closed. */
 	synchronize_rcu();
 	kfree(found);
+	kfree(closed);
 }
 
 static int __net_init mroce_net_init_net(struct net *net)
@@ -433,6 +520,7 @@ static int __net_init mroce_net_init_net(struct net *net)
 	struct mroce_net *mnet = net_generic(net, mroce_net_id);
 
 	mutex_init(&mnet->lock);
+	INIT_LIST_HEAD(&mnet->ports);
 	INIT_LIST_HEAD(&mnet->devs);
 	init_waitqueue_head(&mnet->wq);
 	return 0;
@@ -448,7 +536,7 @@ static void __net_exit mroce_net_exit_net(struct net *net)
 	 * Their sockets must be closed before the namespace is freed.
 	 */
 	wait_event(mnet->wq, !READ_ONCE(mnet->users));
-	WARN_ON(!list_empty(&mnet->devs));
+	WARN_ON(!list_empty(&mnet->devs) || !list_empty(&mnet->ports));
 }
 
 static struct pernet_operations mroce_net_ops = {

@@ -46,9 +46,31 @@ static ssize_t metaroce_objects_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(metaroce_objects);
 
+/* The UDP port of all this device's traffic (udp_port= at creation). */
+static ssize_t metaroce_udp_port_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	struct mroce_dev *mdev = rdma_device_to_drv_device(dev, struct mroce_dev,
+							    ibdev);
+
+	return sysfs_emit(buf, "%u\n", mdev->udp_port);
+}
+static DEVICE_ATTR_RO(metaroce_udp_port);
+
+/* The parent NIC's own RDMA device and the devlink commands, or "none". */
+static ssize_t metaroce_nic_roce_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return mroce_nic_show(rdma_device_to_drv_device(dev, struct mroce_dev,
+							ibdev), buf);
+}
+static DEVICE_ATTR_RO(metaroce_nic_roce);
+
 static struct attribute *mroce_dev_attrs[] = {
 	&dev_attr_metaroce_abi_version.attr,
 	&dev_attr_metaroce_objects.attr,
+	&dev_attr_metaroce_udp_port.attr,
+	&dev_attr_metaroce_nic_roce.attr,
 	NULL
 };
 
