@@ -50,7 +50,17 @@ struct mroce_attach_req {
 	struct list_head node;
 	struct net_device *ndev;
 	netdevice_tracker tracker;
+	unsigned int retries;		/* after name clashes, see below */
 };
+
+/*
+ * A netdev moved to another namespace keeps its name, and the device made
+ * for it in the old one is unregistered asynchronously (the notifier runs
+ * under the RTNL), so the new device's name can still be taken for a moment.
+ * Such a clash is retried every 100 ms for up to 5 s.
+ */
+#define MROCE_ATTACH_RETRY_DELAY	(HZ / 10)
+#define MROCE_ATTACH_RETRIES		50
 
 /* What mroce_attach_decide() found for one netdev. */
 struct mroce_attach_act {
@@ -63,7 +73,7 @@ static LIST_HEAD(mroce_attach_pending);
 static DEFINE_MUTEX(mroce_attach_lock);	/* the list and the flag below */
 static bool mroce_attach_stopped;
 static void mroce_attach_work_fn(struct work_struct *work);
-static DECLARE_WORK(mroce_attach_work, mroce_attach_work_fn);
+static DECLARE_DELAYED_WORK(mroce_attach_work, mroce_attach_work_fn);
 
 /*
  * The driver name as `ethtool -i` reports it: the driver's get_drvinfo, or
@@ -192,9 +202,12 @@ out:
 	mutex_unlock(&mroce_dev_lock);
 }
 
-/* Carry out @act; no locks held, the request holds @ndev. */
-static void mroce_attach_apply(struct net_device *ndev,
-			       struct mroce_attach_act *act)
+/*
+ * Carry out @act; no locks held, the request holds @ndev.  Returns
+ * -EEXIST for a name clash that may be retried, else 0.
+ */
+static int mroce_attach_apply(struct net_device *ndev,
+			      struct mroce_attach_act *act, bool last)
 {
 	int err;
 
@@ -206,11 +219,14 @@ static void mroce_attach_apply(struct net_device *ndev,
 		put_device(&act->old->ibdev.dev);
 	}
 	if (!act->name[0])
-		return;
+		return 0;
 	err = mroce_dev_create(act->name, ndev, act->ifname);
+	if (err == -EEXIST && !last)
+		return err;
 	if (err && err != -ENODEV)
 		pr_warn("auto_attach: no device %s for netdev %s: %d\n",
 			act->name, ndev->name, err);
+	return 0;
 }
 
 static void mroce_attach_req_free(struct mroce_attach_req *req)
@@ -219,11 +235,35 @@ static void mroce_attach_req_free(struct mroce_attach_req *req)
 	kfree(req);
 }
 
+/*
+ * Put @req back on the pending list for a later try, unless the module is
+ * stopping or a newer request for the netdev is there already (it was
+ * queued while this one ran).  Returns false when @req was not kept.
+ */
+static bool mroce_attach_retry(struct mroce_attach_req *req)
+{
+	struct mroce_attach_req *other;
+	bool keep = !mroce_attach_stopped;
+
+	lockdep_assert_held(&mroce_attach_lock);
+	list_for_each_entry(other, &mroce_attach_pending, node)
+		if (other->ndev == req->ndev)
+			keep = false;
+	if (!keep)
+		return false;
+	req->retries++;
+	list_add_tail(&req->node, &mroce_attach_pending);
+	mod_delayed_work(system_wq, &mroce_attach_work,
+			 MROCE_ATTACH_RETRY_DELAY);
+	return true;
+}
+
 static void mroce_attach_work_fn(struct work_struct *work)
 {
 	struct mroce_attach_req *req, *tmp;
 	struct mroce_attach_act act;
 	LIST_HEAD(todo);
+	bool last;
 
 	mutex_lock(&mroce_attach_lock);
 	list_splice_init(&mroce_attach_pending, &todo);
@@ -233,8 +273,17 @@ static void mroce_attach_work_fn(struct work_struct *work)
 		rtnl_lock();
 		mroce_attach_decide(req->ndev, &act);
 		rtnl_unlock();
-		mroce_attach_apply(req->ndev, &act);
 		list_del(&req->node);
+		last = req->retries >= MROCE_ATTACH_RETRIES;
+		if (mroce_attach_apply(req->ndev, &act, last) == -EEXIST) {
+			bool kept;
+
+			mutex_lock(&mroce_attach_lock);
+			kept = mroce_attach_retry(req);
+			mutex_unlock(&mroce_attach_lock);
+			if (kept)
+				continue;
+		}
 		mroce_attach_req_free(req);
 	}
 }
@@ -263,7 +312,7 @@ static void mroce_attach_queue(struct net_device *ndev)
 	req->ndev = ndev;
 	netdev_hold(ndev, &req->tracker, GFP_KERNEL);
 	list_add_tail(&req->node, &mroce_attach_pending);
-	schedule_work(&mroce_attach_work);
+	mod_delayed_work(system_wq, &mroce_attach_work, 0);
 out:
 	mutex_unlock(&mroce_attach_lock);
 }
@@ -335,7 +384,7 @@ void mroce_attach_exit(void)
 	mutex_lock(&mroce_attach_lock);
 	mroce_attach_stopped = true;
 	mutex_unlock(&mroce_attach_lock);
-	cancel_work_sync(&mroce_attach_work);
+	cancel_delayed_work_sync(&mroce_attach_work);
 
 	mutex_lock(&mroce_attach_lock);
 	list_for_each_entry_safe(req, tmp, &mroce_attach_pending, node) {
