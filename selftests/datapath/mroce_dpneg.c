@@ -179,12 +179,17 @@ static int guards_check(struct side *s)
 	return 0;
 }
 
+/* The next QPs are made with the ibv_wr_* send interface (case mw2_wr). */
+static bool want_qpx;
+
 static void qp_create_type(struct side *s, enum ibv_qp_type type)
 {
-	struct ibv_qp_init_attr init = {
+	struct ibv_qp_init_attr_ex init = {
 		.qp_type = type,
 		.cap = { .max_send_wr = 2 * NFLUSH, .max_recv_wr = 2 * NFLUSH,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = s->pd,
 	};
 
 	s->scq = ibv_create_cq(s->ctx, 4 * NFLUSH, NULL, NULL, 0);
@@ -193,7 +198,13 @@ static void qp_create_type(struct side *s, enum ibv_qp_type type)
 		die("create_cq");
 	init.send_cq = s->scq;
 	init.recv_cq = s->rcq;
-	s->qp = ibv_create_qp(s->pd, &init);
+	if (want_qpx) {
+		init.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+		init.send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE |
+				      IBV_QP_EX_WITH_BIND_MW |
+				      IBV_QP_EX_WITH_LOCAL_INV;
+	}
+	s->qp = ibv_create_qp_ex(s->ctx, &init);
 	if (!s->qp)
 		die("create_qp");
 }
@@ -731,7 +742,8 @@ out:
 
 /* ---- memory windows ------------------------------------------------------ */
 
-enum mw_what { MW_PAST, MW_REBOUND, MW_LOCAL_INV, MW_REMOTE_INV, MW_DEALLOC };
+enum mw_what { MW_PAST, MW_REBOUND, MW_LOCAL_INV, MW_REMOTE_INV, MW_DEALLOC,
+	       MW_WR_LOCAL_INV };
 
 /* Bind @mw on B to [@va, @va + @len) of B.mr_mw; its R_Key in @rkey. */
 static int mw_bind(struct ibv_mw *mw, uint64_t va, uint64_t len,
@@ -747,7 +759,17 @@ static int mw_bind(struct ibv_mw *mw, uint64_t va, uint64_t len,
 	}, *bad;
 	int ret;
 
-	if (mw->type == IBV_MW_TYPE_1) {
+	if (want_qpx) {
+		/* The same bind through ibv_wr_bind_mw(). */
+		struct ibv_qp_ex *qpx = ibv_qp_to_qp_ex(B.qp);
+
+		*rkey = ibv_inc_rkey(mw->rkey);
+		ibv_wr_start(qpx);
+		qpx->wr_id = 50;
+		qpx->wr_flags = IBV_SEND_SIGNALED;
+		ibv_wr_bind_mw(qpx, mw, *rkey, &bi);
+		ret = ibv_wr_complete(qpx);
+	} else if (mw->type == IBV_MW_TYPE_1) {
 		struct ibv_mw_bind b = {
 			.wr_id = 50, .send_flags = IBV_SEND_SIGNALED,
 			.bind_info = bi,
@@ -827,6 +849,18 @@ static int t_mw(enum ibv_mw_type type, enum mw_what what)
 	case MW_LOCAL_INV:
 		err = post_inv(&B, IBV_WR_LOCAL_INV, rkey);
 		break;
+	case MW_WR_LOCAL_INV: {
+		struct ibv_qp_ex *qpx = ibv_qp_to_qp_ex(B.qp);
+
+		ibv_wr_start(qpx);
+		qpx->wr_id = 51;
+		qpx->wr_flags = IBV_SEND_SIGNALED;
+		ibv_wr_local_inv(qpx, rkey);
+		err = ibv_wr_complete(qpx) ||
+		      expect_wc(B.scq, "wr_local_inv", 51, IBV_WC_SUCCESS,
+				2000);
+		break;
+	}
 	case MW_REMOTE_INV:
 		err = post_recv(&B, 8, B.mem, 64) ||
 		      post_inv(&A, IBV_WR_SEND_WITH_INV, rkey) ||
@@ -1147,7 +1181,15 @@ static int c_rnr_exc(int n, int y) { return t_rnr_exc(n); }
 static int c_retry(int how, int y) { return t_retry(how); }
 static int c_access(int op, int what) { return t_access(op, what); }
 static int c_len(int r, int s) { return t_len(r, s); }
-static int c_mw(int type, int what) { return t_mw(type, what); }
+static int c_mw(int type, int what)
+{
+	int err;
+
+	want_qpx = what == MW_WR_LOCAL_INV;
+	err = t_mw(type, what);
+	want_qpx = false;
+	return err;
+}
 static int c_flush(int x, int y) { return t_flush(); }
 static int c_qp_state(int x, int y) { return t_qp_state(); }
 static int c_local_err(int x, int y) { return t_local_err(); }
@@ -1187,6 +1229,7 @@ static const struct tcase cases[] = {
 	{ "mw2_local_inv", c_mw, IBV_MW_TYPE_2, MW_LOCAL_INV },
 	{ "mw2_remote_inv", c_mw, IBV_MW_TYPE_2, MW_REMOTE_INV },
 	{ "mw2_dealloc", c_mw, IBV_MW_TYPE_2, MW_DEALLOC },
+	{ "mw2_wr", c_mw, IBV_MW_TYPE_2, MW_WR_LOCAL_INV },
 	{ "len_send_1pkt", c_len, 64, 256 },
 	{ "len_send_multi", c_len, 1500, 3000 },
 	{ "flush", c_flush, 0, 0 },

@@ -20,12 +20,7 @@ BLOCK = re.compile(r'^(FAIL|ERROR): (test\w+) \(([\w.]+)\)\n(?:.*\n)*?-{60,}\n'
 # Known causes of a MetaRoCE failure or skip that rxe passes: (test id,
 # reason, explanation).  Both patterns must match; anything else is an
 # unexplained difference and fails the test.
-EXPLAINED = [
-    (re.compile(r'test_qp_ex_rc_bind_mw$'),
-     re.compile(r'Extended QP is not supported'),
-     'the provider\'s ibv_wr_* interface has no ibv_wr_bind_mw yet (windows '
-     'bind through ibv_bind_mw and IBV_WR_BIND_MW: test_mr passes)'),
-]
+EXPLAINED = []  # none today
 
 
 def parse(path):

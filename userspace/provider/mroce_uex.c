@@ -31,7 +31,8 @@
 			IBV_QP_EX_WITH_RDMA_READ | \
 			IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | \
 			IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | \
-			IBV_QP_EX_WITH_SEND_WITH_INV)
+			IBV_QP_EX_WITH_SEND_WITH_INV | \
+			IBV_QP_EX_WITH_BIND_MW | IBV_QP_EX_WITH_LOCAL_INV)
 
 static inline struct mroce_ucq *cqx_to_mucq(struct ibv_cq_ex *cqx)
 {
@@ -289,6 +290,27 @@ static void mroce_wr_send_inv(struct ibv_qp_ex *qpx, uint32_t rkey)
 	mroce_wr_begin(qpx, IBV_WR_SEND_WITH_INV)->invalidate_rkey = rkey;
 }
 
+/*
+ * The window takes @rkey when the bind executes (type 2: the application
+ * keeps using @rkey; the kernel checks the window, the region and the range
+ * as for IBV_WR_BIND_MW through ibv_post_send()).
+ */
+static void mroce_wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw,
+			     uint32_t rkey,
+			     const struct ibv_mw_bind_info *bind_info)
+{
+	struct ibv_send_wr *wr = mroce_wr_begin(qpx, IBV_WR_BIND_MW);
+
+	wr->bind_mw.mw = mw;
+	wr->bind_mw.rkey = rkey;
+	wr->bind_mw.bind_info = *bind_info;
+}
+
+static void mroce_wr_local_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
+{
+	mroce_wr_begin(qpx, IBV_WR_LOCAL_INV)->invalidate_rkey = invalidate_rkey;
+}
+
 static void mroce_wr_rdma(struct ibv_qp_ex *qpx, enum ibv_wr_opcode opcode,
 			  uint32_t rkey, uint64_t remote_addr, __be32 imm)
 {
@@ -411,7 +433,7 @@ static void mroce_wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr,
 
 /*
  * Send operations this provider can build for @attr, and the state they
- * need; EOPNOTSUPP for the others (memory windows, TSO...).
+ * need; EOPNOTSUPP for the others (TSO...).
  */
 int mroce_qpx_check(const struct ibv_qp_init_attr_ex *attr)
 {
@@ -445,6 +467,8 @@ int mroce_qpx_init(struct mroce_uqp *qp, const struct ibv_qp_init_attr_ex *attr)
 	qpx->wr_send = mroce_wr_send;
 	qpx->wr_send_imm = mroce_wr_send_imm;
 	qpx->wr_send_inv = mroce_wr_send_inv;
+	qpx->wr_bind_mw = mroce_wr_bind_mw;
+	qpx->wr_local_inv = mroce_wr_local_inv;
 	qpx->wr_rdma_write = mroce_wr_rdma_write;
 	qpx->wr_rdma_write_imm = mroce_wr_rdma_write_imm;
 	qpx->wr_rdma_read = mroce_wr_rdma_read;
