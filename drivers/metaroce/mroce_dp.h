@@ -273,6 +273,7 @@ struct mroce_mr *mroce_mw_lookup(struct mroce_dpqp *dp, u32 rkey, int access,
 /* mroce_req.c */
 void mroce_req_run(struct mroce_dpqp *dp, int *budget);
 bool mroce_req_pending(struct mroce_dpqp *dp);
+void mroce_req_stop(struct mroce_dpqp *dp);
 bool mroce_req_idle(struct mroce_dpqp *dp);
 void mroce_req_rewind(struct mroce_dpqp *dp, u32 psn);
 void mroce_req_reset(struct mroce_dpqp *dp);

@@ -632,12 +632,19 @@ void mroce_req_rewind(struct mroce_dpqp *dp, u32 psn)
 	mroce_count(dp->mdev, MROCE_CNT_RETRIES);
 }
 
-/* Is there anything for the requester to send?  Caller holds run_lock. */
+/*
+ * Must the requester run?  It has something to send, or it left KBUSY set
+ * (a post may be waiting that rang no doorbell).  Caller holds run_lock.
+ */
 bool mroce_req_pending(struct mroce_dpqp *dp)
 {
+	struct metaroce_ring *hdr = dp->qp->sq.hdr;
+
 	lockdep_assert_held(&dp->run_lock);
 	return dp->req_idx != dp->req_max ||
-	       smp_load_acquire(&dp->qp->sq.hdr->producer) != dp->req_max;
+	       smp_load_acquire(&hdr->producer) != dp->req_max ||
+	       (dp->qp->is_user &&
+		(READ_ONCE(hdr->flags) & METAROCE_RING_F_KBUSY));
 }
 
 /*
@@ -656,6 +663,55 @@ bool mroce_req_idle(struct mroce_dpqp *dp)
 	return false;
 }
 
+/*
+ * Doorbell elision (the KBUSY handshake of the ABI header): while the
+ * requester of a user QP works the SQ, KBUSY tells the provider that the
+ * kernel will look at the ring again, so a post needs no system call.
+ * Only the task writes KBUSY while the QP is in RTS or SQD (it runs under
+ * run_lock, which a move to ERR or RESET takes first: mroce_dp_modify()
+ * clears it); the verbs layer's flush writes it only in ERR.
+ */
+static void mroce_req_kbusy(struct mroce_dpqp *dp, bool busy)
+{
+	struct metaroce_ring *hdr = dp->qp->sq.hdr;
+	u32 flags = READ_ONCE(hdr->flags);
+
+	WRITE_ONCE(hdr->flags, busy ? flags | METAROCE_RING_F_KBUSY :
+				      flags & ~METAROCE_RING_F_KBUSY);
+}
+
+/*
+ * The QP leaves RTS/SQD (to ERR or RESET): the requester will not look at
+ * the SQ again, so the provider must ring (in ERR, to have its posts
+ * flushed).  Caller holds run_lock.
+ */
+void mroce_req_stop(struct mroce_dpqp *dp)
+{
+	lockdep_assert_held(&dp->run_lock);
+	if (dp->qp->is_user && dp->qp->sq.hdr)
+		mroce_req_kbusy(dp, false);
+}
+
+/*
+ * May KBUSY stay set when the requester stops?  Only when a post could not
+ * go out now anyway and another run is certain without a doorbell: the
+ * budget is spent (the task runs again at once), or the requester is
+ * blocked (window, READ/atomic limit, fence, RNR wait) by requests on the
+ * wire, whose ACK, response or timeout runs it and fetches what was posted
+ * meanwhile.  With room to send, posts ring and leave at once: waiting for
+ * the next ACK would tie them to it, and to its timeout if it is lost.
+ */
+static bool mroce_req_will_run(struct mroce_dpqp *dp, int budget,
+			       bool blocked, bool sqd)
+{
+	if (budget <= 0)
+		return true;
+	return blocked && !dp->error && !dp->req_failed && !sqd &&
+	       mroce_qp_is_rc(dp->qp) && mroce_reqwin_inflight(&dp->win);
+}
+
+static bool mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd);
+
 /**
  * mroce_req_run() - send what the SQ and the window allow
  * @dp: the QP's data path
@@ -668,12 +724,38 @@ bool mroce_req_idle(struct mroce_dpqp *dp)
  */
 void mroce_req_run(struct mroce_dpqp *dp, int *budget)
 {
-	struct mroce_qp *qp = dp->qp;
-	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
-	bool sqd = READ_ONCE(qp->state) == IB_QPS_SQD;
-	int err;
+	bool sqd = READ_ONCE(dp->qp->state) == IB_QPS_SQD;
 
 	lockdep_assert_held(&dp->run_lock);
+	if (!dp->qp->is_user) {
+		mroce_req_loop(dp, budget, sqd);
+		return;
+	}
+	for (;;) {
+		bool blocked;
+
+		mroce_req_kbusy(dp, true);
+		blocked = mroce_req_loop(dp, budget, sqd);
+		if (mroce_req_will_run(dp, *budget, blocked, sqd))
+			return;
+		mroce_req_kbusy(dp, false);
+		/* Pairs with the provider's barrier after its producer store. */
+		smp_mb();
+		if (dp->error || dp->req_failed || sqd ||
+		    smp_load_acquire(&dp->qp->sq.hdr->producer) == dp->req_max)
+			return;
+	}
+}
+
+/*
+ * The requester proper: see mroce_req_run().  Returns true when it stopped
+ * blocked by what is on the wire (window, READ/atomic limit, fence, RNR).
+ */
+static bool mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd)
+{
+	struct mroce_qp *qp = dp->qp;
+	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
+	int err;
 
 	while (*budget > 0 && !dp->error) {
 		struct mroce_swqe *s;
@@ -703,9 +785,9 @@ void mroce_req_run(struct mroce_dpqp *dp, int *budget)
 				break;
 			}
 			if ((s->wqe.send_flags & IB_SEND_FENCE) && dp->rd_atomic)
-				return;
+				return true;
 			if (s->rd_atomic && dp->rd_atomic >= max_rd)
-				return;
+				return true;
 			if (mroce_req_is_local(s)) {
 				mroce_req_local(dp, s);
 				(*budget)--;
@@ -724,7 +806,8 @@ void mroce_req_run(struct mroce_dpqp *dp, int *budget)
 			break;
 		}
 		if (err)
-			return;
+			return err == -EBUSY;
 		(*budget)--;
 	}
+	return false;
 }

@@ -562,6 +562,7 @@ void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 
 	switch (next) {
 	case IB_QPS_RESET:
+		mroce_req_stop(dp);
 		skb_queue_purge(&dp->rxq);
 		hrtimer_try_to_cancel(&dp->timer);
 		mroce_req_reset(dp);
@@ -579,6 +580,7 @@ void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 	case IB_QPS_ERR:
 		hrtimer_try_to_cancel(&dp->timer);
 		mroce_resp_flush(dp);
+		mroce_req_stop(dp);
 		break;
 	default:
 		break;
