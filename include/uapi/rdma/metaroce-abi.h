@@ -37,9 +37,11 @@
  *  - Send doorbell: after publishing producer the provider issues a full
  *    barrier and reads flags.  If METAROCE_RING_F_KBUSY is set the kernel
  *    is consuming the queue and will see the new entries: the doorbell
- *    (a POST_SEND command with no work requests) is skipped.  The kernel
- *    clears KBUSY, issues a full barrier and reads producer once more
- *    before it stops, so an entry published concurrently is never missed.
+ *    (a POST_SEND command with no work requests) is skipped.  Before it
+ *    stops, the kernel either clears KBUSY, issues a full barrier and
+ *    reads producer once more, or leaves KBUSY set because another run of
+ *    the queue is already certain; an entry published concurrently is
+ *    never missed.
  *  - METAROCE_RING_F_FLUSH is set by the kernel while the queue pair is in
  *    the error state: entries posted then complete with WR_FLUSH_ERR once
  *    the provider rings the doorbell (POST_SEND or POST_RECV with no work
