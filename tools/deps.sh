@@ -7,7 +7,8 @@
 #
 #   tools/deps.sh           what `make check` and `make demo` need
 #   tools/deps.sh --debug   also what the debug kernel needs (make check-debug)
-#   tools/deps.sh --bench   also what make bench needs (gnuplot for the chart)
+#   tools/deps.sh --bench   also what make bench needs (nothing more today:
+#                           gnuplot, for its chart, is in the main list)
 set -u
 
 PKGS=(
@@ -22,8 +23,9 @@ PKGS=(
 	rdmacm-utils perftest python3-pyverbs
 	# network tools used by the selftests inside the guest
 	iproute2 iputils-ping tcpdump tshark python3-scapy
-	# the metaroce command (tools/metaroce) and its live-view test
-	python3 ethtool tmux
+	# the metaroce command (tools/metaroce), its live-view test (tmux) and
+	# its mesh heatmap (gnuplot, also make bench's chart)
+	python3 ethtool tmux gnuplot-nox
 	# make dkms-install and its test (tools/dkms_test.sh)
 	dkms
 )
@@ -31,7 +33,7 @@ PKGS=(
 # The debug-kernel lane (tools/debugkernel/build.sh) builds Debian's kernel
 # source: only installed when asked for.
 DEBUG_PKGS=(linux-source-6.1 ccache flex bison bc libelf-dev libssl-dev rsync)
-BENCH_PKGS=(gnuplot-nox)
+BENCH_PKGS=()
 for arg in "$@"; do
 	case $arg in
 	--debug) PKGS+=("${DEBUG_PKGS[@]}") ;;

@@ -491,6 +491,218 @@ def t_doctor_climbing():
         m.close()
 
 
+def mesh_machine(slow=None, broken=None):
+    """Three namespaces, each with one MetaRoCE device; fake perftest whose
+    bandwidth is 40 Gb/s, or 8 from the namespace `slow`; `broken` fails
+    as a server."""
+    m = Machine()
+    m.module()
+    for k in (1, 2, 3):
+        ns, dev, nd = "n%d" % k, "mroce%d" % k, "v%d" % k
+        m.device(dev, nd, 10 + k,
+                 gids=["0000:0000:0000:0000:0000:ffff:c000:02%02x" % k])
+        m.put("netns/%s/link.json" % ns, json.dumps(
+            [{"ifname": dev, "port": 1, "netdev": nd,
+              "netdev_index": 10 + k}]))
+        m.put("netns/%s/addr.json" % ns, json.dumps(
+            [{"ifname": nd, "ifindex": 10 + k, "addr_info": [
+                {"local": "192.0.2.%d" % k, "scope": "global"}]}]))
+    # `ip netns exec NS CMD`: CMD with MESH_NS=NS; the fake rdma and ip
+    # then answer for that namespace.
+    m.fake("ip", """if [ "$1 $2" = "netns exec" ]; then
+ns=$3; shift 3; MESH_NS=$ns exec "$@"; fi
+case "$*" in *"addr show"*) cat %s/netns/$MESH_NS/addr.json ;; esac"""
+           % m.sys)
+    m.fake("rdma", """case "$*" in
+*"link show"*) cat %s/netns/$MESH_NS/link.json ;;
+*) exit 1 ;;
+esac""" % m.sys)
+    m.fake("ss", 'echo "LISTEN 0 5 0.0.0.0:$4 0.0.0.0:*"')
+    for prog, head, row in (
+            ("ib_write_bw", " #bytes     #iterations    BW peak[Gb/sec]"
+             "    BW average[Gb/sec]   MsgRate[Mpps]",
+             " 65536      1000      $bw      $bw      0.07"),
+            ("ib_read_lat", " #bytes #iterations    t_min[usec]    "
+             "t_max[usec]  t_typical[usec]    t_avg[usec]",
+             " 2       1000      1.0      9.0      $lat      3.0")):
+        m.fake(prog, """last=$(eval echo \\${$#})
+case "$last" in
+192.*) ;;
+*) [ "$MESH_NS" = "%s" ] && exit 1; exit 0 ;;
+esac
+bw=40.00 lat=2.50
+[ "$MESH_NS" = "%s" ] && bw=8.00 lat=9.50
+echo '%s'
+echo "%s"
+""" % (broken, slow, head, row))
+    return m
+
+
+def t_mesh_suspects():
+    """The ranking of likely culprits, on figures of a VM run where noise
+    flagged one more pair than the planted slow link."""
+    tool = load_tool()
+    mx = [[None, 0.0895, 0.2], [0.2, None, 0.17], [0.0189, 0.0189, None]]
+    _, _, flagged = tool.mesh_outliers(mx, True, 0.25)
+    assert flagged == [(0, 1), (2, 0), (2, 1)], flagged
+    got = [(s["host"], s["role"]) for s in
+           tool.mesh_suspects(["a", "b", "c"], mx, flagged, True)]
+    assert got == [("c", "client"), ("b", "server")], got
+    assert tool.mesh_suspects(["a", "b"], [[None, 1], [0.1, None]],
+                              [(1, 0)], True) == [], "two hosts: no culprit"
+
+
+def t_mesh():
+    m = mesh_machine(slow="n3")
+    try:
+        png = os.path.join(m.root, "mesh.png")
+        hosts = os.path.join(m.root, "hosts")
+        with open(hosts, "w") as f:
+            f.write("# the mesh\nnetns:n1\nnetns:n2  # second\nnetns:n3\n")
+        rc, data = m.json("mesh", "--hosts-file", hosts, "--lat", "--png",
+                          png, "--port", "20000")
+        assert rc == EXIT_WARN, "exit %d, want 1 (outliers)" % rc
+        assert [(h["device"], h["address"], h["gid_index"])
+                for h in data["hosts"]] == [
+            ("mroce1", "192.0.2.1", 1), ("mroce2", "192.0.2.2", 1),
+            ("mroce3", "192.0.2.3", 1)], data["hosts"]
+        bw, lat = data["results"]
+        assert bw["matrix"] == [[None, 40.0, 40.0], [40.0, None, 40.0],
+                                [8.0, 8.0, None]], bw["matrix"]
+        assert bw["median"] == 40.0 and bw["limit"] == 30.0, bw
+        assert [(o["from"], o["to"]) for o in bw["outliers"]] == [
+            ("netns:n3", "netns:n1"), ("netns:n3", "netns:n2")], bw
+        assert bw["suspects"] == [{"host": "netns:n3", "role": "client",
+                                   "best": 8.0}], bw["suspects"]
+        assert lat["matrix"][2] == [9.5, 9.5, None], lat
+        assert len(lat["outliers"]) == 2, lat
+        with open(png, "rb") as f:
+            head = f.read(24)
+        assert head[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+        rc, out, _ = m.run("mesh", "netns:n1", "netns:n2/mroce2",
+                           "netns:n3")
+        assert rc == EXIT_WARN, rc
+        assert re.search(r"netns:n3 +8\.00! +8\.00! +-", out), out
+        assert re.search(r"netns:n1 +- +40\.0 +40\.0", out), out
+        assert "more than 25% below the median" in out, out
+        assert "likely culprit: netns:n3, every pair with it as client " \
+            "flagged (its best 8.00 Gb/s)" in out, out
+        # A tolerance that accepts 8 of 40: no outlier, exit 0.
+        rc, out, _ = m.run("mesh", "--tolerance", "0.9", "netns:n1",
+                           "netns:n2", "netns:n3")
+        assert rc == EXIT_OK and "8.00!" not in out, out
+        assert "no outlier (none more than 90% below" in out, out
+    finally:
+        m.close()
+
+
+def t_mesh_errors():
+    m = mesh_machine(broken="n2")
+    try:
+        for args in (["mesh", "netns:n1"], ["mesh", "netns:n1", "netns:n1"],
+                     ["mesh", "netns:", "netns:n1"],
+                     ["mesh", "netns:n1", "bad host"],
+                     ["mesh", "--tolerance", "1.5", "a", "b"],
+                     ["mesh", "--iters", "0", "a", "b"]):
+            rc, _, err = m.run(*args)
+            assert rc == EXIT_USAGE, "%s: exit %d, want 2" % (args, rc)
+        rc, _, err = m.run("mesh", "netns:n1", "netns:n2/mroce9")
+        assert rc == EXIT_ERROR and "no MetaRoCE device mroce9" in err, err
+        # n2's server fails: the pairs towards it fail, the rest stand.
+        rc, data = m.json("mesh", "netns:n1", "netns:n2", "netns:n3",
+                          "--timeout", "5")
+        assert rc == EXIT_ERROR, rc
+        assert sorted((e["from"], e["to"]) for e in data["errors"]) == [
+            ("netns:n1", "netns:n2"), ("netns:n3", "netns:n2")], data
+        assert data["results"][0]["matrix"][0] == [None, None, 40.0]
+    finally:
+        m.close()
+
+
+def t_config():
+    m = two_devices()
+    try:
+        p = "module/metaroce/parameters/"
+        for name, value, mode in (("udp_port", "4791", 0o644),
+                                  ("auto_attach", "N", 0o444),
+                                  ("attach_drivers", "mlx5_core", 0o444),
+                                  ("attach_name", "mroce_%s", 0o444)):
+            m.put(p + name, value + "\n")
+            os.chmod(os.path.join(m.sys, p + name), mode)
+        m.put("class/infiniband/mroce0/metaroce_udp_port", "4791\n")
+        rc, data = m.json("config")
+        assert rc == EXIT_OK, rc
+        keys = {k["key"]: (k["value"], k["settable"]) for k in data["keys"]}
+        assert keys == {"udp_port": ("4791", "runtime"),
+                        "auto_attach": ("N", "load"),
+                        "attach_drivers": ("mlx5_core", "load"),
+                        "attach_name": ("mroce_%s", "load"),
+                        "mroce0.udp_port": ("4791", "no")}, keys
+        rc, out, _ = m.run("config", "udp_port")
+        assert (rc, out) == (EXIT_OK, "4791\n"), (rc, out)
+        rc, out, _ = m.run("config", "udp_port=0x12b8")
+        assert rc == EXIT_OK and "udp_port: 4791 -> 4792" in out, out
+        for bad, why in (("udp_port=0", "1 to 65535"),
+                         ("udp_port=65536", "1 to 65535"),
+                         ("udp_port=abc", "1 to 65535"),
+                         ("auto_attach=1", "modprobe.d"),
+                         ("mroce0.udp_port=5000", "rdma link"),
+                         ("transport=multipath", "unknown key"),
+                         ("nope", "unknown key")):
+            rc, _, err = m.run("config", bad)
+            assert rc == EXIT_USAGE and why in err, (bad, rc, err)
+        # Nothing is written when one assignment of several is refused.
+        rc, _, _ = m.run("config", "udp_port=5000", "auto_attach=1")
+        assert rc == EXIT_USAGE and m.run("config", "udp_port")[1] == \
+            "4792\n", "a refused set wrote"
+        rc, out, _ = m.run("config")
+        assert re.search(r"^auto_attach +N +load ", out, re.M), out
+        shutil.rmtree(os.path.join(m.sys, "module"))
+        rc, _, err = m.run("config")
+        assert rc == EXIT_NODEV and "not loaded" in err, (rc, err)
+    finally:
+        m.close()
+
+
+def t_top_qp():
+    """Per-QP rows from the driver fields of `rdma -dd res show qp`."""
+    tool = load_tool()
+    q = {"ifname": "d", "lqpn": 17, "rqpn": 18, "type": "RC",
+         "state": "RTS", "pid": 7, "comm": "x"}
+    a = dict(q, **{"drv_sq-una": 0xfffff0, "drv_sq-nxt": 0xfffff8,
+                   "drv_sq-max": 0xfffffa, "drv_rq-epsn": 100,
+                   "drv_sq-wnd": 128, "drv_cpu": 1, "drv_rxq": 0,
+                   "drv_rnr-wait": 0})
+    b = dict(q, **{"drv_sq-una": 0xfffffe, "drv_sq-nxt": 4,
+                   "drv_sq-max": 8, "drv_rq-epsn": 300, "drv_sq-wnd": 128,
+                   "drv_cpu": 1, "drv_rxq": 2, "drv_rnr-wait": 1})
+    snap = {"dev": {}, "state": {}}
+    devs, qps = tool.top_rows(dict(snap, time=0.0, qps=[a]),
+                              dict(snap, time=2.0, qps=[b]))
+    r = qps[0]
+    # sq-max wrapped from 0xfffffa to 8: 14 PSNs in 2 s.
+    assert (r["tx"], r["rx"], r["inflight"], r["resend"]) == \
+        (7.0, 100.0, 10, 4), r
+    assert (r["window"], r["rxq"], r["rnr_wait"]) == (128, 2, 1), r
+    m = two_devices()
+    try:
+        m.qps.append(dict(q, ifname="mroce0", **{
+            "sq-una": 5, "sq-nxt": 9, "sq-max": 9, "rq-epsn": 1,
+            "sq-wnd": 64, "cpu": 0, "rxq": 0, "rnr-wait": 0}))
+        m.qps.append({"ifname": "mroce1", "lqpn": 1, "type": "GSI",
+                      "state": "RTS", "pid": None})
+        m.write_rdma()
+        rc, data = m.json("top", "--once", "--interval", "0.2")
+        rows = {x["qpn"]: x for x in data["qps"]}
+        assert rows[17]["inflight"] == 4 and rows[17]["window"] == 64, rows
+        assert rows[17]["tx"] == 0.0 and rows[1]["tx"] is None, rows
+        rc, out, _ = m.run("top", "--once", "--interval", "0.2")
+        assert re.search(r"^mroce0 +17 RC +RTS +18 +0 +0 +4 +64 +0 +0 +0 +no"
+                         r" +7 x$", out, re.M), out
+    finally:
+        m.close()
+
+
 def t_docs():
     """Every finding and subcommand is in the man page and the guide."""
     with open(TOOL) as f:
@@ -510,7 +722,9 @@ def t_docs():
 
 TESTS = [t_docs, t_usage, t_no_module, t_status_healthy, t_status_problems,
          t_versions, t_gids, t_prometheus, t_prometheus_file_and_escaping,
-         t_stats_json, t_top_once, t_trends, t_doctor, t_doctor_climbing]
+         t_stats_json, t_top_once, t_top_qp, t_trends, t_doctor,
+         t_doctor_climbing, t_config, t_mesh_suspects, t_mesh,
+         t_mesh_errors]
 
 
 def main():

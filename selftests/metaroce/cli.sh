@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # The `metaroce` operator command (tools/metaroce) on real devices: status,
-# stats --prometheus and top against what sysfs and the tools say, top in
+# stats --prometheus and top (devices and QPs) against what sysfs and the
+# tools say, config (set, read back, refused), top in
 # tmux (renders, refreshes, takes keys), then doctor with planted
 # problems (an MTU mismatch, a drop counter that climbs during its
 # sampling, a wrong rdma_cm default TOS) and again once they are fixed.
@@ -68,6 +69,33 @@ mroce status >"$TMP/st.txt"
 t_check "status text shows $dA ACTIVE on $VA" \
 	grep -q "^$dA: port 1 ACTIVE .*netdev $VA (netns $NS1) up, MTU 1500" "$TMP/st.txt"
 
+# ---- config: the module's parameters, set and refused
+P=/sys/module/metaroce/parameters
+mroce config --json >"$TMP/cfg.json"
+t_check "config lists udp_port (runtime), auto_attach, attach_* (load), $dA.udp_port" \
+	test "$(jget "$TMP/cfg.json" "sorted((k['key'], k['settable']) for k in j['keys'] if k['key'] in ('udp_port', 'auto_attach', 'attach_drivers', 'attach_name', '$dA.udp_port'))")" \
+	= "[('attach_drivers', 'load'), ('attach_name', 'load'), ('auto_attach', 'load'), ('$dA.udp_port', 'no'), ('udp_port', 'runtime')]"
+defer "echo $(cat $P/udp_port) >$P/udp_port"
+mroce config udp_port=4792 >/dev/null
+t_check "config udp_port=4792 sets the parameter" test "$(cat $P/udp_port)" = 4792
+ip link add mrcliD type dummy && ip link set mrcliD up
+defer ip link del mrcliD
+defer rdma link delete mrcliC
+rdma link add mrcliC type metaroce netdev mrcliD
+t_check "a device created now gets UDP port 4792 (config mrcliC.udp_port)" \
+	test "$(mroce config mrcliC.udp_port)" = 4792
+mroce config udp_port=4791 >/dev/null
+rdma link delete mrcliC         # not a device for the checks below
+ip link del mrcliD
+for bad in "udp_port=0:1 to 65535" "auto_attach=1:modprobe" \
+	"transport=multipath:unknown key" "$dA.udp_port=5000:rdma link"; do
+	mroce config "${bad%%:*}" >/dev/null 2>"$TMP/cfg.err"
+	rc=$?
+	t_check "config ${bad%%:*} refused: exit 2, says '${bad#*:}' (exit $rc)" \
+		sh -c "[ $rc -eq 2 ] && grep -q '${bad#*:}' $TMP/cfg.err"
+done
+t_check "refused sets left udp_port at 4791" test "$(cat $P/udp_port)" = 4791
+
 # ---- traffic for the counters and the rates
 # Not through in1/in2: $! must be the program (ip netns exec execs it).
 ip netns exec "$NS2" ibv_rc_pingpong -d $dB -g "$gB" -n 1000000 -s 64 >/dev/null 2>&1 &
@@ -91,6 +119,10 @@ t_check "top --once: $dA sends and receives packets every second" test "$(jget "
 t_check "top --once: $dA's RC QP, of ibv_rc_pingpong, peer QP of $dB" test "$(jget "$TMP/top.json" \
 	"[(q['comm'], q['peer_qpn'] in [p['qpn'] for p in j['qps'] if p['device'] == '$dB']) for q in j['qps'] if q['device'] == '$dA' and q['type'] == 'RC']")" \
 	= "[('ibv_rc_pingpong', True)]"
+qp_expr="[q for q in j['qps'] if q['device'] == '$dA' and q['type'] == 'RC'][0]"
+t_check "top --once: per-QP rows from the driver state, PSNs sent and received" \
+	test "$(jget "$TMP/top.json" "($qp_expr)['tx'] > 0 and ($qp_expr)['rx'] > 0 and ($qp_expr)['window'] > 0 and ($qp_expr)['cpu'] is not None")" = True
+jget "$TMP/top.json" "$qp_expr" | sed 's/^/# /'
 kill $cli $srv 2>/dev/null
 wait $cli $srv 2>/dev/null
 
