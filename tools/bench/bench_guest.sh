@@ -15,8 +15,10 @@
 # MROCE_T_BENCH_RUNS rounds (default 5); the table has each row's median.
 # MROCE_T_BENCH_PERF=1 profiles every client run with `perf record -a`
 # (cpu-clock: TCG has no hardware counters) and leaves the hottest symbols
-# of the whole VM in bench-logs/*.perf.txt (=g: with their call chains) (perf's figures cost time: the
-# bandwidth of such a run is not comparable).
+# of the whole VM in bench-logs/*.perf.txt (=g: with their call chains;
+# perf's figures cost time: the bandwidth of such a run is not comparable).
+# Every run leaves bench-logs/*.counts.txt: softirqs, interrupts and
+# context switches per message (counts() below).
 # MROCE_T_BENCH_ONLY=REGEX keeps only the rows whose name matches (for
 # development: a partial table says so in its header).
 set -u
@@ -136,6 +138,26 @@ doorbells() {
 # Busy CPU time of the whole VM (user, nice, system, irq, softirq), ticks.
 busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
 
+# What a message costs besides CPU time, whole VM: softirqs by kind
+# (/proc/softirqs), local timer, rescheduling and function-call interrupts
+# (/proc/interrupts LOC, RES, CAL) and context switches, as "NAME COUNT"
+# lines summed over the CPUs.  (Not perf's tracepoints: enabling them
+# patches kernel text, which hung a TCG guest.)
+counts() {
+	awk 'NR > 1 { n = 0; for (i = 2; i <= NF; i++) n += $i; print $1, n }' \
+		/proc/softirqs
+	awk '$1 ~ /^(LOC|RES|CAL):$/ { n = 0
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i; print $1, n }' \
+		/proc/interrupts
+	echo "ctxt: $(ctxt)"
+}
+
+# per_msg BEFORE AFTER MESSAGES: the difference of two counts() per message.
+per_msg() {
+	awk -v m="$3" 'NR == FNR { a[$1] = $2; next }
+		{ printf "%s %.2f\n", $1, ($2 - a[$1]) / m }' "$1" "$2"
+}
+
 # run_once STACK ROW LOG: one perftest run; prints the figure (or "fail"),
 # the context switches of the whole VM per message during the run and,
 # for bandwidth rows, the VM's busy CPU milliseconds per MiB moved.
@@ -152,21 +174,27 @@ run_once() {
 		ss -Hltn "sport = :$PORT" | grep -q . && break
 		sleep 0.1
 	done
+	counts >"$log.counts0"
 	c0=$(ctxt) b0=$(busy) d0=$(doorbells)
 	local perf=() graph=()
-	[ "${MROCE_T_BENCH_PERF:-0}" = g ] && graph=(-g)
-	[ "${MROCE_T_BENCH_PERF:-0}" != 0 ] &&
-		perf=(perf record -q -a "${graph[@]}" -e cpu-clock -o "$log.perf.data" --)
+	case ${MROCE_T_BENCH_PERF:-0} in
+	0) ;;
+	g) perf=(perf record -q -a -g -e cpu-clock -o "$log.perf.data" --) ;;
+	*) perf=(perf record -q -a -e cpu-clock -o "$log.perf.data" --) ;;
+	esac
 	timeout 120 "${perf[@]}" "$tool" -d "$DA" -x "$GA" -F -s "$size" \
 		-n "$n" -p $PORT "${q[@]}" $IP_B >"$log.client" 2>&1
 	local crc=$?
-	if [ ${#perf[@]} -gt 0 ]; then
+	if [ -f "$log.perf.data" ]; then
 		perf report -q -i "$log.perf.data" --stdio --sort sym \
 			--no-children --percent-limit 1 2>/dev/null |
 			head -n 400 >"$log.perf.txt"
 		rm -f "$log.perf.data"
 	fi
 	c1=$(ctxt) b1=$(busy) d1=$(doorbells)
+	counts >"$log.counts1"
+	per_msg "$log.counts0" "$log.counts1" $((n * qps)) >"$log.counts.txt"
+	rm -f "$log.counts0" "$log.counts1"
 	wait $spid
 	local src=$?
 	if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
