@@ -294,7 +294,7 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 {
 	const struct mroce_hdr *h = &pkt->hdr;
 	u32 flags = pkt->lo.op->flags;
-	u64 now = dp->now;
+	u64 now = mroce_dp_now(dp);
 	struct mroce_reqwin_res res;
 	struct mroce_swqe *s;
 
@@ -360,7 +360,7 @@ void mroce_comp_timer(struct mroce_dpqp *dp)
 	struct mroce_reqwin_res res;
 
 	lockdep_assert_held(&dp->run_lock);
-	mroce_reqwin_on_timer(&dp->win, mroce_task_now(), &res);
+	mroce_reqwin_on_timer(&dp->win, mroce_dp_now(dp), &res);
 	if (res.verdict == MROCE_REQWIN_RETRY) {
 		dp->rd_gap = false;
 		mroce_req_rewind(dp, res.psn);

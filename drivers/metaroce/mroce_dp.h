@@ -102,6 +102,7 @@ struct mroce_resp_msg {
 
 enum mroce_task_flags {
 	MROCE_TASK_TIMER,	/* the hrtimer fired */
+	MROCE_TASK_KICK,	/* a doorbell found the task busy */
 	MROCE_TASK_DEAD,	/* destroy_qp started: queue nothing more */
 	MROCE_TASK_SQD_ARMED,	/* in SQD, IB_EVENT_SQ_DRAINED still due */
 	MROCE_TASK_SQD_EVENT,	/* drained: report once run_lock is dropped */
@@ -236,6 +237,19 @@ static inline bool mroce_qp_is_rc(const struct mroce_qp *qp)
 void mroce_task_schedule(struct mroce_dpqp *dp);
 void mroce_task_fatal(struct mroce_dpqp *dp);
 u64 mroce_task_now(void);
+
+/*
+ * The clock for one phase of a task run (receive, then send), read at
+ * most once and only if the phase needs it: a clock read is not free (an
+ * HPET read costs microseconds in a VM) and a run that only answers a
+ * request needs none.  mroce_task_run() zeroes dp->now between phases.
+ */
+static inline u64 mroce_dp_now(struct mroce_dpqp *dp)
+{
+	if (!dp->now)
+		dp->now = mroce_task_now();
+	return dp->now;
+}
 void mroce_task_rx(struct mroce_dev *mdev, struct sk_buff *skb);
 
 /* IBTA 9.2: payload is padded to a multiple of four bytes. */

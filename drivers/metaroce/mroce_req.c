@@ -343,7 +343,7 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	const struct metaroce_send_wqe *w = &s->wqe;
 	bool start = dp->req_idx == dp->req_max;
 	struct mroce_hdr h = {};
-	u64 now = dp->now;
+	u64 now = mroce_dp_now(dp);
 	bool first, last, ackreq;
 	u32 npsn = 1, plen = 0;
 	struct sk_buff *skb;

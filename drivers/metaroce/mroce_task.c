@@ -63,6 +63,18 @@ static bool mroce_task_req_here(struct mroce_dpqp *dp)
 
 static bool mroce_task_run(struct mroce_dpqp *dp, bool req);
 
+/*
+ * Did something arrive that a run in progress may have missed: a packet, the
+ * timer, a doorbell that found the task busy?  Called after the lock was
+ * dropped and a full barrier (mroce_task_after()).
+ */
+static bool mroce_task_arrived(struct mroce_dpqp *dp)
+{
+	return !skb_queue_empty(&dp->rxq) ||
+	       test_bit(MROCE_TASK_TIMER, &dp->flags) ||
+	       test_bit(MROCE_TASK_KICK, &dp->flags);
+}
+
 /* Events found by a run, reported without run_lock. */
 static void mroce_task_events(struct mroce_dpqp *dp)
 {
@@ -80,8 +92,36 @@ static bool mroce_task_after(struct mroce_dpqp *dp, bool more)
 {
 	mroce_task_events(dp);
 	smp_mb();
-	return more || !skb_queue_empty(&dp->rxq) ||
-	       test_bit(MROCE_TASK_TIMER, &dp->flags);
+	return more || mroce_task_arrived(dp);
+}
+
+/*
+ * Run the task here, BH disabled, run_lock taken with a trylock; drops it.
+ * What arrived during the run (a packet from another CPU, a doorbell that
+ * found the task busy) is taken in one more run here rather than by the
+ * worker: in a ping-pong the peer's next request or the application's next
+ * post comes while the run that delivered the last one still holds the
+ * lock, and a worker costs two context switches.  What the run itself
+ * left over (its budget spent), or arrived again, goes to the worker.
+ */
+static void mroce_task_run_inline(struct mroce_dpqp *dp)
+{
+	bool more, again = true;
+
+	for (;;) {
+		more = mroce_task_run(dp, mroce_task_req_here(dp));
+		spin_unlock(&dp->run_lock);
+		if (!mroce_task_after(dp, more))
+			return;
+		if (more || !again)
+			break;
+		/* Busy: the holder sees what we saw, after its unlock. */
+		if (test_bit(MROCE_TASK_DEAD, &dp->flags) ||
+		    !spin_trylock(&dp->run_lock))
+			return;
+		again = false;
+	}
+	mroce_task_schedule(dp);
 }
 
 /*
@@ -91,15 +131,10 @@ static bool mroce_task_after(struct mroce_dpqp *dp, bool more)
  */
 static bool mroce_task_try_run(struct mroce_dpqp *dp)
 {
-	bool more;
-
 	if (test_bit(MROCE_TASK_DEAD, &dp->flags) ||
 	    !spin_trylock(&dp->run_lock))
 		return false;
-	more = mroce_task_run(dp, mroce_task_req_here(dp));
-	spin_unlock(&dp->run_lock);
-	if (mroce_task_after(dp, more))
-		mroce_task_schedule(dp);
+	mroce_task_run_inline(dp);
 	return true;
 }
 
@@ -140,11 +175,18 @@ static void mroce_task_arm(struct mroce_dpqp *dp)
 	u64 at;
 
 	lockdep_assert_held(&dp->run_lock);
-	if (!mroce_qp_is_rc(dp->qp) || dp->error ||
-	    !mroce_reqwin_next_event(&dp->win, &at)) {
+	if (!mroce_qp_is_rc(dp->qp) || dp->error) {
 		hrtimer_try_to_cancel(&dp->timer);
 		return;
 	}
+	/*
+	 * Nothing due: a timer still armed is left to fire (it finds nothing
+	 * and is not set again).  Cancelling it once per acknowledged message
+	 * and setting it again for the next cost two clock reads and two
+	 * reprogrammings of the clock event device per message.
+	 */
+	if (!mroce_reqwin_next_event(&dp->win, &at))
+		return;
 	/*
 	 * Every ACK moves the deadline later.  Reprogramming the timer per
 	 * packet costs more than a timer that fires early now and then: it
@@ -281,8 +323,11 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 	bool more = false;
 
 	lockdep_assert_held(&dp->run_lock);
+	/* This run looks at the SQ: a doorbell from now on is seen after. */
+	clear_bit(MROCE_TASK_KICK, &dp->flags);
+	smp_mb__after_atomic();
 	state = READ_ONCE(dp->qp->state);
-	dp->now = mroce_task_now();
+	dp->now = 0;
 	/*
 	 * Requests behind a READ wait until it is answered, so that no ACK
 	 * for them overtakes its responses (IBTA 9.7.5.1.x).
@@ -293,6 +338,18 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 	       (skb = skb_dequeue(&dp->rxq))) {
 		budget--;
 		mroce_task_rx_one(dp, skb, state);
+		/*
+		 * A READ just accepted, none of its responses sent and no
+		 * request of the QP in flight: nothing can be overtaken, so
+		 * the QP's CPU moves here and the responses leave now, not
+		 * from a worker on the old CPU (which can wait a scheduler
+		 * tick behind a process that polls there).
+		 */
+		if (!req && dp->rd.active && !dp->rd.next &&
+		    !mroce_reqwin_inflight(&dp->win)) {
+			WRITE_ONCE(dp->cpu, smp_processor_id());
+			req = true;
+		}
 		if (req)
 			mroce_resp_read_continue(dp, &budget);
 	}
@@ -306,9 +363,18 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 		mroce_comp_timer(dp);
 
 	if ((state == IB_QPS_RTS || state == IB_QPS_SQD) && !dp->error) {
+		/*
+		 * With nothing of the QP in flight nothing can be overtaken:
+		 * its CPU moves here, as a doorbell moves it, and this run
+		 * sends instead of waking the worker on the old CPU.
+		 */
+		if (!req && mroce_req_pending(dp) && mroce_req_idle(dp)) {
+			WRITE_ONCE(dp->cpu, smp_processor_id());
+			req = true;
+		}
 		if (req) {
 			budget = MROCE_TASK_BUDGET;
-			dp->now = mroce_task_now();
+			dp->now = 0;
 			mroce_req_run(dp, &budget);
 			more |= budget <= 0;
 		} else if (mroce_req_pending(dp)) {
@@ -363,16 +429,26 @@ static void mroce_task_work1(struct work_struct *work)
  * context switch less per message.  A connected QP sends from its own CPU
  * only; when the doorbell rings on another CPU while nothing of the QP is
  * in flight, the QP moves to this CPU (nothing can be overtaken then), so
- * the QP's CPU follows the process that posts.  Caller has BH disabled.
+ * the QP's CPU follows the process that posts.  A task busy elsewhere is
+ * left to its holder, which finds KICK set after its run.  Returns false
+ * when the worker must send (requests in flight from another CPU).
+ * Caller has BH disabled.
  */
 static bool mroce_task_doorbell(struct mroce_dpqp *dp)
 {
-	bool more;
 	int cpu;
 
-	if (test_bit(MROCE_TASK_DEAD, &dp->flags) ||
-	    !spin_trylock(&dp->run_lock))
+	if (test_bit(MROCE_TASK_DEAD, &dp->flags))
 		return false;
+	/*
+	 * Pairs with mroce_task_after() of the holder: either the trylock
+	 * finds the lock free, or the holder finds KICK after its unlock
+	 * and runs again (the SQ's new entries were published before).
+	 */
+	set_bit(MROCE_TASK_KICK, &dp->flags);
+	smp_mb__after_atomic();
+	if (!spin_trylock(&dp->run_lock))
+		return true;
 	cpu = smp_processor_id();
 	if (cpu != dp->cpu && mroce_qp_connected(dp->qp) &&
 	    !mroce_req_idle(dp)) {
@@ -380,10 +456,7 @@ static bool mroce_task_doorbell(struct mroce_dpqp *dp)
 		return false;
 	}
 	WRITE_ONCE(dp->cpu, cpu);
-	more = mroce_task_run(dp, true);
-	spin_unlock(&dp->run_lock);
-	if (mroce_task_after(dp, more))
-		mroce_task_schedule(dp);
+	mroce_task_run_inline(dp);
 	return true;
 }
 
