@@ -237,6 +237,7 @@ static inline bool mroce_qp_is_rc(const struct mroce_qp *qp)
 void mroce_task_schedule(struct mroce_dpqp *dp);
 void mroce_task_fatal(struct mroce_dpqp *dp);
 u64 mroce_task_now(void);
+void mroce_task_release(struct mroce_dpqp *dp);
 
 /*
  * The clock for one phase of a task run (receive, then send), read at

@@ -64,6 +64,7 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
 	r->error = dp->error;
 	r->cpu = READ_ONCE(dp->cpu);
 	spin_unlock_bh(&dp->run_lock);
+	mroce_task_release(dp);
 	r->rxq_len = skb_queue_len(&dp->rxq);
 }
 

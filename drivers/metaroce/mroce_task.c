@@ -75,6 +75,18 @@ static bool mroce_task_arrived(struct mroce_dpqp *dp)
 	       test_bit(MROCE_TASK_KICK, &dp->flags);
 }
 
+/*
+ * After a holder of run_lock that is not a run of the task (modify_qp, a
+ * restrack snapshot) dropped it: what arrived meanwhile found the lock busy
+ * and was left to the holder, so hand it to the worker.
+ */
+void mroce_task_release(struct mroce_dpqp *dp)
+{
+	smp_mb();
+	if (mroce_task_arrived(dp))
+		mroce_task_schedule(dp);
+}
+
 /* Events found by a run, reported without run_lock. */
 static void mroce_task_events(struct mroce_dpqp *dp)
 {
@@ -661,6 +673,8 @@ void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 	spin_unlock_bh(&dp->run_lock);
 	if (next == IB_QPS_RTS || next == IB_QPS_SQD)
 		mroce_task_schedule(dp);
+	else
+		mroce_task_release(dp);
 }
 
 /* The send doorbell: new WQEs may wait in the SQ. */
