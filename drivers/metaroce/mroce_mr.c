@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Memory regions: user memory pinned through ib_umem, and the DMA MR that
- * gives kernel consumers access to all of kernel memory.
+ * Memory regions: user memory pinned through ib_umem, dma-buf memory
+ * (mroce_dmabuf.c), and the DMA MR that gives kernel consumers access to
+ * all of kernel memory.
  *
  * Keys are index << 8 | a random byte (IBTA 10.6.3.1 "key" portion), the
  * index naming the region in res.mr_xa.  Indices are drawn at random from a
@@ -135,6 +136,33 @@ static int mroce_mr_map_pages(struct mroce_mr *mr)
 	return 0;
 }
 
+/* Checks common to the user regions: length, address space, rights. */
+static int mroce_mr_check_user(u64 length, u64 iova, int access)
+{
+	if (!length || length > MROCE_MAX_MR_SIZE)
+		return -EINVAL;
+	if (iova + length < iova)
+		return -EINVAL;
+	return mroce_mr_check_access(access);
+}
+
+/* Give a user region its key and publish it. */
+static int mroce_mr_finish_user(struct mroce_dev *mdev, struct mroce_mr *mr,
+				u64 iova, u64 length, int access)
+{
+	int err = mroce_mr_reserve(mdev, mr);
+
+	if (err)
+		return err;
+	mr->access = access;
+	mr->ibmr.iova = iova;
+	mr->ibmr.length = length;
+	mr->iova = iova;
+	mr->length = length;
+	mroce_mr_publish(mdev, mr);
+	return 0;
+}
+
 struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				u64 iova, int access, struct ib_udata *udata)
 {
@@ -142,11 +170,7 @@ struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	struct mroce_mr *mr;
 	int err;
 
-	if (!length || length > MROCE_MAX_MR_SIZE)
-		return ERR_PTR(-EINVAL);
-	if (iova + length < iova)
-		return ERR_PTR(-EINVAL);
-	err = mroce_mr_check_access(access);
+	err = mroce_mr_check_user(length, iova, access);
 	if (err)
 		return ERR_PTR(err);
 
@@ -161,21 +185,61 @@ struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	err = mroce_mr_map_pages(mr);
 	if (err)
 		goto err_umem;
-	err = mroce_mr_reserve(mdev, mr);
+	err = mroce_mr_finish_user(mdev, mr, iova, length, access);
 	if (err)
 		goto err_pages;
-	mr->access = access;
-	mr->ibmr.iova = iova;
-	mr->ibmr.length = length;
-	mr->iova = iova;
-	mr->length = length;
-	mroce_mr_publish(mdev, mr);
 	return &mr->ibmr;
 
 err_pages:
 	kvfree(mr->pages);
 err_umem:
 	ib_umem_release(mr->umem);
+err_free:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
+/**
+ * mroce_reg_user_mr_dmabuf() - a region of a dma-buf (ibv_reg_dmabuf_mr)
+ * @ibpd: its protection domain
+ * @offset: first byte in the buffer (same offset in its page as @iova:
+ *	checked by the RDMA core)
+ * @length: bytes
+ * @iova: the address of byte @offset in the region's address space
+ * @fd: the dma-buf
+ * @access: IB_ACCESS_* rights
+ * @udata: unused
+ *
+ * The data path reaches the bytes through the exporter's CPU mapping and
+ * stops at the first access after the exporter revokes the buffer
+ * (mroce_dmabuf.c).
+ */
+struct ib_mr *mroce_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
+				       u64 length, u64 iova, int fd,
+				       int access, struct ib_udata *udata)
+{
+	struct mroce_dev *mdev = to_mdev(ibpd->device);
+	struct mroce_mr *mr;
+	int err;
+
+	err = mroce_mr_check_user(length, iova, access);
+	if (err)
+		return ERR_PTR(err);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->dmabuf = mroce_dmabuf_get(&mdev->ibdev, fd, offset, length);
+	if (IS_ERR(mr->dmabuf)) {
+		err = PTR_ERR(mr->dmabuf);
+		goto err_free;
+	}
+	err = mroce_mr_finish_user(mdev, mr, iova, length, access);
+	if (err)
+		goto err_put;
+	return &mr->ibmr;
+
+err_put:
+	mroce_dmabuf_put(mr->dmabuf);
 err_free:
 	kfree(mr);
 	return ERR_PTR(err);
@@ -192,6 +256,8 @@ int mroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	kvfree(mr->pages);
 	kfree(mr->fr_pages);
 	ib_umem_release(mr->umem);
+	if (mr->dmabuf)
+		mroce_dmabuf_put(mr->dmabuf);
 	kfree(mr);
 	atomic_dec(&mdev->res.num_mr);
 	return 0;

@@ -350,6 +350,10 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 		   struct ibv_reg_mr *cmd, size_t cmd_size,
 		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size);
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+/* The ioctl UVERBS_METHOD_REG_DMABUF_MR; sets vmr->mr_type to DMABUF_MR. */
+int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
+			  uint64_t iova, int fd, int access,
+			  struct verbs_mr *vmr);
 int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
 		     struct ibv_mw *mw, struct ibv_alloc_mw *cmd,
 		     size_t cmd_size, struct ib_uverbs_alloc_mw_resp *resp,
@@ -480,6 +484,7 @@ MROCE_CHECK_OFF(struct verbs_context_ops, post_srq_recv, 456);
 MROCE_CHECK_OFF(struct verbs_context_ops, query_device_ex, 464);
 MROCE_CHECK_OFF(struct verbs_context_ops, query_port, 480);
 MROCE_CHECK_OFF(struct verbs_context_ops, query_srq, 512);
+MROCE_CHECK_OFF(struct verbs_context_ops, reg_dmabuf_mr, 536);
 MROCE_CHECK_OFF(struct verbs_context_ops, reg_mr, 544);
 MROCE_CHECK_OFF(struct verbs_context_ops, req_notify_cq, 552);
 MROCE_CHECK_OFF(struct verbs_context_ops, resize_cq, 568);

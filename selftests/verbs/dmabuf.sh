@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# dma-buf memory regions (ibv_reg_dmabuf_mr) between two MetaRoCE devices in
+# two namespaces (dmabuf_xfer.c): RC WRITE, READ, SEND and FETCH_ADD in and
+# out of a region of a dma-buf, data checked through the buffer's own
+# mapping; buffers from vgem (the DRM exporter of Debian's kernel) and from
+# the test exporter kmod/mroce_dbx.ko, which alone can revoke a buffer
+# (move_notify) and count what an importer holds.  Then rdma-core's pyverbs
+# dma-buf tests, which allocate on amdgpu or i915 only: on vgem they skip.
+source "$(dirname "$0")/../datapath/dp_lib.sh"
+
+DBX=$VERBS_DIR/kmod/mroce_dbx.ko
+BIN=$VERBS_BIN/dmabuf_xfer
+
+verbs_prologue
+dp_topo mm || ksft_skip_all "cannot build the two-namespace topology"
+args=(-a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2")
+
+# vgem: the card node appears once the module is in.
+if modprobe vgem 2>/dev/null && busywait 5000 sh -c 'ls /dev/dri/card* >/dev/null 2>&1'; then
+	defer modprobe -r vgem
+	tap_relay "vgem: " < <(timeout 120 "$BIN" "${args[@]}" -x vgem 2>&1)
+else
+	t_skip "vgem" "no vgem module or no /dev/dri card"
+fi
+
+if [ -f "$DBX" ] && insmod "$DBX"; then
+	defer rmmod mroce_dbx
+	busywait 5000 test -c /dev/mroce_dbx
+	tap_relay "mroce_dbx: " < <(timeout 120 "$BIN" "${args[@]}" -x dbx 2>&1)
+	t_check "rmmod mroce_dbx: no buffer left behind" rmmod mroce_dbx
+else
+	t_fail "insmod $DBX (built by the top-level make)"
+fi
+
+# rdma-core's DmaBufMRTest: report what it does on this machine.
+PY=/usr/bin/python3
+SRC=/usr/share/doc/rdma-core/tests
+if $PY -c 'import pyverbs' 2>/dev/null && [ -f "$SRC/test_mr.py.gz" ]; then
+	work=$(mktemp -d)
+	defer rm -rf "$work"
+	cp -r "$SRC" "$work/tests" && gunzip -f "$work"/tests/*.gz
+	modprobe vgem 2>/dev/null
+	log=$work/pyverbs-dmabuf.log
+	(cd "$work" && timeout 300 $PY tests/run_tests.py --dev "$DEV1" --port 1 \
+		--gid "$G1" -v tests.test_mr.DmaBufMRTest) >"$log" 2>&1
+	[ -n "${MROCE_RESULTS:-}" ] && cp "$log" "$MROCE_RESULTS/" 2>/dev/null
+	# unittest -v: "<description> ... ok|skipped '<why>'|FAIL|ERROR".
+	while read -r line; do
+		name=${line%% ... *}
+		case $line in
+		*"... ok") t_pass "pyverbs DmaBufMRTest: $name" ;;
+		*"... skipped"*) t_skip "pyverbs DmaBufMRTest: $name" "${line#* ... skipped }" ;;
+		*) t_fail "pyverbs DmaBufMRTest: $name" ;;
+		esac
+	done < <(grep -E ' \.\.\. (ok|skipped|FAIL|ERROR)' "$log")
+	grep -qE ' \.\.\. (ok|skipped|FAIL|ERROR)' "$log" ||
+		t_fail "pyverbs DmaBufMRTest ran no test (see $log)"
+	modprobe -r vgem 2>/dev/null
+else
+	t_skip "pyverbs DmaBufMRTest" "python3-pyverbs or its tests not installed"
+fi
+t_done
