@@ -16,11 +16,23 @@ BIN=$VERBS_BIN/dmabuf_xfer
 verbs_prologue
 dp_topo mm || ksft_skip_all "cannot build the two-namespace topology"
 args=(-a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2")
+out=$(mktemp)
+defer rm -f "$out"
+
+# xfer SOURCE: dmabuf_xfer's results as subtests, then its exit status
+# (it bails out, exit 2, when a setup step such as a registration fails).
+xfer() {
+	local rc
+	timeout 120 "$BIN" "${args[@]}" -x "$1" >"$out" 2>&1
+	rc=$?
+	tap_relay "$1: " <"$out"
+	t_check "$1: dmabuf_xfer exit status $rc" [ $rc -eq 0 ]
+}
 
 # vgem: the card node appears once the module is in.
 if modprobe vgem 2>/dev/null && busywait 5000 sh -c 'ls /dev/dri/card* >/dev/null 2>&1'; then
 	defer modprobe -r vgem
-	tap_relay "vgem: " < <(timeout 120 "$BIN" "${args[@]}" -x vgem 2>&1)
+	xfer vgem
 else
 	t_skip "vgem" "no vgem module or no /dev/dri card"
 fi
@@ -28,7 +40,7 @@ fi
 if [ -f "$DBX" ] && insmod "$DBX"; then
 	defer rmmod mroce_dbx
 	busywait 5000 test -c /dev/mroce_dbx
-	tap_relay "mroce_dbx: " < <(timeout 120 "$BIN" "${args[@]}" -x dbx 2>&1)
+	xfer dbx
 	t_check "rmmod mroce_dbx: no buffer left behind" rmmod mroce_dbx
 else
 	t_fail "insmod $DBX (built by the top-level make)"

@@ -475,17 +475,18 @@ static void t_revoke(void)
 static void t_revoke_busy(void)
 {
 	struct mroce_dbx_state st;
-	int i, n = 100, good = 0, bad = 0, st_bad = -1;
+	int i, n = 120, good = 0, bad = 0, st_bad = -1;
 	struct ibv_wc wc;
 	struct dbuf d;
 	bool ok = true;
 
 	dbuf_new(&d);
-	fill(bbuf, 4096, 8);
+	fill(bbuf, 16384, 8);
+	/* 1920 packets: the revocation lands in the middle of them. */
 	for (i = 0; i < n && ok; i++)
 		ok = !post_send(&B, IBV_WR_RDMA_WRITE, bmr->lkey,
-				(uintptr_t)bbuf, 4096, d.mr->rkey,
-				REG_IOVA + (i % 30) * 4096);
+				(uintptr_t)bbuf, 16384, d.mr->rkey,
+				REG_IOVA + (i % 7) * 16384);
 	ok = ok && dbx_state(d.fd, MROCE_DBX_REVOKE, &st);
 	for (i = 0; i < n && ok; i++) {
 		int s = wait_wc(B.cq, &wc);
