@@ -136,14 +136,21 @@ static int mroce_mr_map_pages(struct mroce_mr *mr)
 	return 0;
 }
 
-/* Checks common to the user regions: length, address space, rights. */
-static int mroce_mr_check_user(u64 length, u64 iova, int access)
+/* A user region, once its length, address space and rights check out. */
+static struct mroce_mr *mroce_mr_alloc_user(u64 length, u64 iova, int access)
 {
+	struct mroce_mr *mr;
+	int err;
+
 	if (!length || length > MROCE_MAX_MR_SIZE)
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	if (iova + length < iova)
-		return -EINVAL;
-	return mroce_mr_check_access(access);
+		return ERR_PTR(-EINVAL);
+	err = mroce_mr_check_access(access);
+	if (err)
+		return ERR_PTR(err);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	return mr ? mr : ERR_PTR(-ENOMEM);
 }
 
 /* Give a user region its key and publish it. */
@@ -170,13 +177,9 @@ struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	struct mroce_mr *mr;
 	int err;
 
-	err = mroce_mr_check_user(length, iova, access);
-	if (err)
-		return ERR_PTR(err);
-
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
-	if (!mr)
-		return ERR_PTR(-ENOMEM);
+	mr = mroce_mr_alloc_user(length, iova, access);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
 	mr->umem = ib_umem_get(&mdev->ibdev, start, length, access);
 	if (IS_ERR(mr->umem)) {
 		err = PTR_ERR(mr->umem);
@@ -218,22 +221,18 @@ struct ib_mr *mroce_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
 				       u64 length, u64 iova, int fd,
 				       int access, struct ib_udata *udata)
 {
-	struct mroce_dev *mdev = to_mdev(ibpd->device);
-	struct mroce_mr *mr;
+	struct mroce_mr *mr = mroce_mr_alloc_user(length, iova, access);
 	int err;
 
-	err = mroce_mr_check_user(length, iova, access);
-	if (err)
-		return ERR_PTR(err);
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
-	if (!mr)
-		return ERR_PTR(-ENOMEM);
-	mr->dmabuf = mroce_dmabuf_get(&mdev->ibdev, fd, offset, length);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	mr->dmabuf = mroce_dmabuf_get(ibpd->device, fd, offset, length);
 	if (IS_ERR(mr->dmabuf)) {
 		err = PTR_ERR(mr->dmabuf);
 		goto err_free;
 	}
-	err = mroce_mr_finish_user(mdev, mr, iova, length, access);
+	err = mroce_mr_finish_user(to_mdev(ibpd->device), mr, iova, length,
+				   access);
 	if (err)
 		goto err_put;
 	return &mr->ibmr;

@@ -17,6 +17,8 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -77,37 +79,17 @@ static void side_open(struct side *s)
 		vt_bail("ibv_create_qp");
 }
 
-/* RESET -> RTS towards @peer (IBTA 9.7: RC, path MTU 1024). */
+/* RESET -> RTS towards @peer: RC, path MTU 1024. */
 static void side_connect(struct side *s, const struct side *peer)
 {
-	struct ibv_qp_attr a = {};
+	static const struct dp_rc_knobs k = {
+		.mtu = IBV_MTU_1024, .min_rnr_timer = 1, .timeout = 12,
+		.retry_cnt = 3, .rnr_retry = 7,
+	};
 
-	if (dp_qp_init(s->qp, ALL_ACCESS & ~IBV_ACCESS_LOCAL_WRITE))
-		vt_bail("INIT");
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = peer->qp->qp_num;
-	a.max_dest_rd_atomic = 4;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = peer->gid;
-	a.ah_attr.grh.sgid_index = s->gid_idx;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV |
-			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		vt_bail("RTR");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 12;
-	a.retry_cnt = 3;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 4;
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
-			  IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			  IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC))
-		vt_bail("RTS");
+	if (dp_qp_init(s->qp, ALL_ACCESS & ~IBV_ACCESS_LOCAL_WRITE) ||
+	    dp_rc_connect(s->qp, &peer->gid, s->gid_idx, peer->qp->qp_num, &k))
+		vt_bail("connect");
 }
 
 /* After an error completion: both QPs back to RESET, then RTS again. */
@@ -275,6 +257,13 @@ static bool ok_wc(struct side *s, const char *what)
 	return false;
 }
 
+/* One transfer's result; @why, or @dflt when nothing set it. */
+static void report(bool ok, const char *what, const char *dflt)
+{
+	vt_result(ok, what, ok || *why ? why : dflt);
+	*why = 0;
+}
+
 static void t_remote(struct dbuf *d)
 {
 	uint64_t va = REG_IOVA + 123;
@@ -285,18 +274,16 @@ static void t_remote(struct dbuf *d)
 			XFER, d->mr->rkey, va) && ok_wc(&B, "write");
 	ok = ok && !memcmp(at(d, va), bbuf, XFER) &&
 	     only_in(d, at(d, va), XFER);
-	vt_result(ok, "RDMA WRITE into a dma-buf region: bytes land, nowhere else",
-		  ok || *why ? why : "data differs");
-	*why = 0;
+	report(ok, "RDMA WRITE into a dma-buf region: bytes land, nowhere else",
+	       "data differs");
 
 	fill(at(d, REG_IOVA), REG_LEN, 2);
 	memset(bbuf, 0, REG_LEN);
 	ok = !post_send(&B, IBV_WR_RDMA_READ, bmr->lkey, (uintptr_t)bbuf,
 			REG_LEN, d->mr->rkey, REG_IOVA) && ok_wc(&B, "read");
 	ok = ok && !memcmp(at(d, REG_IOVA), bbuf, REG_LEN);
-	vt_result(ok, "RDMA READ of a whole dma-buf region (128 KiB)",
-		  ok || *why ? why : "data differs");
-	*why = 0;
+	report(ok, "RDMA READ of a whole dma-buf region (128 KiB)",
+	       "data differs");
 
 	memset(at(d, REG_IOVA), 0, REG_LEN);
 	*(uint64_t *)at(d, REG_IOVA + 4092) = 37;
@@ -305,9 +292,8 @@ static void t_remote(struct dbuf *d)
 	     ok_wc(&B, "fetch-add");
 	ok = ok && *(uint64_t *)bbuf == 37 &&
 	     *(uint64_t *)at(d, REG_IOVA + 4092) == 42;
-	vt_result(ok, "FETCH_ADD on a dma-buf region",
-		  ok || *why ? why : "wrong values");
-	*why = 0;
+	report(ok, "FETCH_ADD on a dma-buf region",
+	       "wrong values");
 }
 
 static void t_local(struct dbuf *d)
@@ -321,9 +307,8 @@ static void t_local(struct dbuf *d)
 	     !post_send(&A, IBV_WR_SEND, d->mr->lkey, va, XFER, 0, 0) &&
 	     ok_wc(&A, "send") && ok_wc(&B, "recv");
 	ok = ok && !memcmp(at(d, va), bbuf, XFER);
-	vt_result(ok, "SEND gathered from a dma-buf region",
-		  ok || *why ? why : "data differs");
-	*why = 0;
+	report(ok, "SEND gathered from a dma-buf region",
+	       "data differs");
 
 	memset(d->view, 0, BUF_SIZE);
 	fill(bbuf, XFER, 4);
@@ -333,18 +318,16 @@ static void t_local(struct dbuf *d)
 	     ok_wc(&B, "send") && ok_wc(&A, "recv");
 	ok = ok && !memcmp(at(d, va), bbuf, XFER) &&
 	     only_in(d, at(d, va), XFER);
-	vt_result(ok, "SEND received into a dma-buf region",
-		  ok || *why ? why : "data differs");
-	*why = 0;
+	report(ok, "SEND received into a dma-buf region",
+	       "data differs");
 
 	fill(at(d, va), XFER, 5);
 	memset(bbuf, 0, XFER);
 	ok = !post_send(&A, IBV_WR_RDMA_WRITE, d->mr->lkey, va, XFER,
 			bmr->rkey, (uintptr_t)bbuf) && ok_wc(&A, "write");
 	ok = ok && !memcmp(at(d, va), bbuf, XFER);
-	vt_result(ok, "RDMA WRITE sourced from a dma-buf region",
-		  ok || *why ? why : "data differs");
-	*why = 0;
+	report(ok, "RDMA WRITE sourced from a dma-buf region",
+	       "data differs");
 
 	memset(d->view, 0, BUF_SIZE);
 	fill(bbuf, XFER, 6);
@@ -352,9 +335,8 @@ static void t_local(struct dbuf *d)
 			bmr->rkey, (uintptr_t)bbuf) && ok_wc(&A, "read");
 	ok = ok && !memcmp(at(d, va), bbuf, XFER) &&
 	     only_in(d, at(d, va), XFER);
-	vt_result(ok, "RDMA READ responses scattered into a dma-buf region",
-		  ok || *why ? why : "data differs");
-	*why = 0;
+	report(ok, "RDMA READ responses scattered into a dma-buf region",
+	       "data differs");
 }
 
 static void t_register_errors(void)
@@ -384,6 +366,19 @@ static bool dbx_state(int fd, unsigned long req, struct mroce_dbx_state *st)
 	memset(st, 0, sizeof(*st));
 	st->fd = fd;
 	return !ioctl(dbx_fd, req, st);
+}
+
+/* Deregister @d's region; the exporter must then hold nothing for it. */
+static bool dereg_released(struct dbuf *d)
+{
+	struct mroce_dbx_state st;
+	bool ok = !ibv_dereg_mr(d->mr);
+
+	d->mr = NULL;
+	ok = ok && dbx_state(d->fd, MROCE_DBX_QUERY, &st);
+	snprintf(why, sizeof(why), "attachments %u pins %u vmaps %u maps %u",
+		 st.attachments, st.pins, st.vmaps, st.maps);
+	return ok && !st.attachments && !st.pins && !st.vmaps && !st.maps;
 }
 
 enum rev_op { REV_WRITE, REV_READ, REV_SEND_FROM, REV_RECV_INTO };
@@ -461,71 +456,84 @@ static void t_revoke(void)
 	t_revoked_op(&d, "SEND received into a revoked region: local protection error",
 		     REV_RECV_INTO, IBV_WC_LOC_PROT_ERR);
 
-	ok = !ibv_dereg_mr(d.mr);
-	d.mr = NULL;
-	ok = ok && dbx_state(d.fd, MROCE_DBX_QUERY, &st) &&
-	     !st.attachments && !st.pins && !st.vmaps && !st.maps;
-	snprintf(why, sizeof(why), "attachments %u pins %u vmaps %u maps %u",
-		 st.attachments, st.pins, st.vmaps, st.maps);
+	ok = dereg_released(&d);
 	vt_result(ok, "deregistering a revoked region releases everything", why);
 	dbuf_free(&d);
 }
 
-/* Revoke while WRITEs stream in: each completes, well or with an error. */
+/* The revoking thread of t_revoke_busy(): after @stream_good WRITEs. */
+static int stream_good;
+
+static void *revoker(void *arg)
+{
+	struct dbuf *d = arg;
+	struct mroce_dbx_state st;
+
+	while (__atomic_load_n(&stream_good, __ATOMIC_ACQUIRE) < 50)
+		sched_yield();
+	return dbx_state(d->fd, MROCE_DBX_REVOKE, &st) ? arg : NULL;
+}
+
+/*
+ * A stream of WRITEs, 8 in flight, while another thread revokes the
+ * region: the WRITEs before succeed, the first one after fails with a
+ * remote access error (the QP then flushes the rest), none does anything
+ * else.
+ */
 static void t_revoke_busy(void)
 {
-	struct mroce_dbx_state st;
-	int i, n = 120, good = 0, bad = 0, st_bad = -1;
+	int i, posted = 0, done = 0, first_bad = IBV_WC_SUCCESS;
 	struct ibv_wc wc;
+	pthread_t th;
 	struct dbuf d;
-	bool ok = true;
+	void *res;
+	bool ok;
 
 	dbuf_new(&d);
 	fill(bbuf, 16384, 8);
-	/* 1920 packets: the revocation lands in the middle of them. */
-	for (i = 0; i < n && ok; i++)
-		ok = !post_send(&B, IBV_WR_RDMA_WRITE, bmr->lkey,
-				(uintptr_t)bbuf, 16384, d.mr->rkey,
-				REG_IOVA + (i % 7) * 16384);
-	ok = ok && dbx_state(d.fd, MROCE_DBX_REVOKE, &st);
-	for (i = 0; i < n && ok; i++) {
-		int s = wait_wc(B.cq, &wc);
-
-		if (s == IBV_WC_SUCCESS)
-			good++;
-		else if (s == IBV_WC_REM_ACCESS_ERR || s == IBV_WC_WR_FLUSH_ERR)
-			bad++;
-		else
-			ok = false, st_bad = s;
+	stream_good = 0;
+	if (pthread_create(&th, NULL, revoker, &d))
+		vt_bail("pthread_create");
+	while (first_bad == IBV_WC_SUCCESS && posted < 20000) {
+		while (posted - done < 8 &&
+		       !post_send(&B, IBV_WR_RDMA_WRITE, bmr->lkey,
+				  (uintptr_t)bbuf, 16384, d.mr->rkey,
+				  REG_IOVA + (posted % 7) * 16384))
+			posted++;
+		first_bad = wait_wc(B.cq, &wc);
+		done++;
+		if (first_bad == IBV_WC_SUCCESS)
+			__atomic_store_n(&stream_good, done, __ATOMIC_RELEASE);
 	}
-	snprintf(why, sizeof(why), "%d done, %d failed, then status %d", good,
-		 bad, st_bad);
-	vt_result(ok, "revocation under a stream of WRITEs: every WRITE completes",
+	/* Wake the revoker if the stream ended early, then reap it. */
+	__atomic_store_n(&stream_good, 50, __ATOMIC_RELEASE);
+	ok = !pthread_join(th, &res) && res;
+	for (i = done; i < posted; i++) {
+		int st = wait_wc(B.cq, &wc);
+
+		ok = ok && st == IBV_WC_WR_FLUSH_ERR;
+	}
+	ok = ok && first_bad == IBV_WC_REM_ACCESS_ERR && done > 50;
+	snprintf(why, sizeof(why), "%d WRITEs succeeded, then status %d",
+		 done - 1, first_bad);
+	vt_result(ok, "revocation amid a stream of WRITEs: they succeed, then a remote access error",
 		  why);
-	printf("# %d WRITEs landed before the revocation, %d failed after\n",
-	       good, bad);
+	printf("# %d WRITEs landed before the revocation took effect\n",
+	       done - 1);
 	reconnect();
-	ok = !ibv_dereg_mr(d.mr);
-	d.mr = NULL;
-	ok = ok && dbx_state(d.fd, MROCE_DBX_QUERY, &st) && !st.attachments &&
-	     !st.pins && !st.vmaps && !st.maps;
-	vt_result(ok, "deregistering releases the buffer", NULL);
+	ok = dereg_released(&d);
+	vt_result(ok, "deregistering releases the buffer", why);
 	dbuf_free(&d);
 }
 
 static void release_check(void)
 {
-	struct mroce_dbx_state st;
 	struct dbuf d;
-	bool ok;
 
 	dbuf_new(&d);
-	ok = !ibv_dereg_mr(d.mr);
-	d.mr = NULL;
-	ok = ok && dbx_state(d.fd, MROCE_DBX_QUERY, &st) && !st.attachments &&
-	     !st.pins && !st.vmaps && !st.maps;
-	vt_result(ok, "dereg of a live region releases attachment, pin and mapping",
-		  NULL);
+	vt_result(dereg_released(&d),
+		  "dereg of a live region releases attachment, pin and mapping",
+		  why);
 	dbuf_free(&d);
 }
 
