@@ -322,6 +322,8 @@ MROCE_DECLARE_CMD_EX(create_qp_ex, ib_uverbs_ex_create_qp);
 
 /* IBVERBS_PRIVATE_34 functions. */
 void verbs_register_driver_34(const struct verbs_device_ops *ops);
+/* As driver.h names it: the PABI version is part of the symbol. */
+#define verbs_register_driver verbs_register_driver_34
 void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd,
 				    size_t alloc_size,
 				    struct verbs_context *context_offset,
