@@ -7,7 +7,8 @@
 #   2. host unit tests and a short fuzz smoke of the transport core, the
 #      host tests of the metaroce command, the newcomer path
 #      (tools/newcomer_test.sh), the provider's libibverbs ABI guard
-#      (tools/provider_abi_test.sh) and DKMS packaging (tools/dkms_test.sh);
+#      (tools/provider_abi_test.sh), DKMS packaging (tools/dkms_test.sh)
+#      and the Debian packages (tools/deb_test.sh);
 #   3. the VM runner's own check (a planted splat must fail a run);
 #   4. all VM selftests in one QEMU boot.
 # Ends with one line "N passed, N failed, N skipped"; exits non-zero on any
@@ -128,6 +129,9 @@ tap_run provider-abi "$LOG/provider-abi.log" "$ROOT/tools/provider_abi_test.sh"
 
 echo "== DKMS (make dkms-install, autoinstall for a second kernel, dkms-uninstall)"
 tap_run dkms "$LOG/dkms.log" "$ROOT/tools/dkms_test.sh"
+
+echo "== Debian packages (make deb)"
+tap_run deb "$LOG/deb.log" "$ROOT/tools/deb_test.sh"
 
 echo "== VM runner self-check"
 "$ROOT/tools/vm/selftest.sh" >"$LOG/vm-selftest.log" 2>&1
