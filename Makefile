@@ -23,7 +23,7 @@ export KVER KDIR
 endif
 
 .PHONY: all modules provider check-kdir install modules_install clean distclean deps \
-	dkms-src dkms-install dkms-uninstall dkms-test \
+	dkms-src dkms-install dkms-uninstall dkms-test deb \
 	check unit coverage fuzz fuzz-smoke vm-selftests demo bench help \
 	debug-kernel check-debug tools_install cli-test
 
@@ -39,6 +39,7 @@ help:
 	@echo "                   the provider, and the metaroce command under PREFIX=/usr/local"
 	@echo "make dkms-install  metaroce.ko through DKMS, for every kernel with headers (root)"
 	@echo "make dkms-uninstall  remove it from DKMS and /usr/src"
+	@echo "make deb           Debian packages metaroce-dkms and metaroce-provider in build/deb"
 	@echo "make deps          install the Debian packages the project needs (root)"
 	@echo "make check         host tests, then the selftests in a QEMU guest"
 	@echo "make check-debug   the selftests on a KASAN/lockdep/kmemleak/UBSAN kernel, planted bugs first"
@@ -119,6 +120,11 @@ dkms-uninstall:
 
 dkms-test:
 	@$(ROOT)/tools/dkms_test.sh
+
+# Debian packages (tools/deb/build.sh): metaroce-dkms and metaroce-provider,
+# in build/deb/.
+deb: provider
+	@$(ROOT)/tools/deb/build.sh
 
 # build/debugkernel/ (the debug kernel, its source and ccache: a cold
 # rebuild is 20+ minutes) survives `make clean`; `make distclean` removes it.

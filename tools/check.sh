@@ -6,7 +6,9 @@
 #      (make C=2), the provider;
 #   2. host unit tests and a short fuzz smoke of the transport core, the
 #      host tests of the metaroce command, the newcomer path
-#      (tools/newcomer_test.sh) and DKMS packaging (tools/dkms_test.sh);
+#      (tools/newcomer_test.sh), the provider's libibverbs ABI guard
+#      (tools/provider_abi_test.sh), DKMS packaging (tools/dkms_test.sh)
+#      and the Debian packages (tools/deb_test.sh);
 #   3. the VM runner's own check (a planted splat must fail a run);
 #   4. all VM selftests in one QEMU boot.
 # Ends with one line "N passed, N failed, N skipped"; exits non-zero on any
@@ -122,8 +124,14 @@ host_tap "metaroce command (fixture sysfs)" cli-test
 echo "== newcomer path (make demo, bench and check before the kernel is installed)"
 tap_run newcomer "$LOG/newcomer.log" "$ROOT/tools/newcomer_test.sh"
 
+echo "== provider ABI guard (build and load against another libibverbs release)"
+tap_run provider-abi "$LOG/provider-abi.log" "$ROOT/tools/provider_abi_test.sh"
+
 echo "== DKMS (make dkms-install, autoinstall for a second kernel, dkms-uninstall)"
 tap_run dkms "$LOG/dkms.log" "$ROOT/tools/dkms_test.sh"
+
+echo "== Debian packages (make deb)"
+tap_run deb "$LOG/deb.log" "$ROOT/tools/deb_test.sh"
 
 echo "== VM runner self-check"
 "$ROOT/tools/vm/selftest.sh" >"$LOG/vm-selftest.log" 2>&1

@@ -79,6 +79,14 @@ stub tools/dkms_test.sh <<'EOF'
 #!/bin/sh
 echo "ok 1 - DKMS packaging (not run here)"
 EOF
+stub tools/provider_abi_test.sh <<'EOF'
+#!/bin/sh
+echo "ok 1 - provider ABI guard (not run here)"
+EOF
+stub tools/deb_test.sh <<'EOF'
+#!/bin/sh
+echo "ok 1 - Debian packages (not run here)"
+EOF
 printf 'obj-m := metaroce.o\n' >"$T/Kbuild"
 cat >"$T/metaroce.c" <<'EOF'
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB

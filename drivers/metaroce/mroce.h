@@ -147,6 +147,7 @@ int mroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 
 /* mroce_nic.c */
 void mroce_nic_probe(struct mroce_dev *mdev);
+void mroce_dmabuf_dev_setup(struct ib_device *ibdev);
 void mroce_nic_warn(struct mroce_dev *mdev);
 ssize_t mroce_nic_show(struct mroce_dev *mdev, char *buf);
 

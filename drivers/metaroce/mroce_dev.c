@@ -349,6 +349,7 @@ static void mroce_dev_setup_ibdev(struct mroce_dev *mdev)
 	addrconf_addr_eui48((unsigned char *)&ibdev->node_guid,
 			    ndev->dev_addr);
 	ib_set_device_ops(ibdev, &mroce_dev_ops);
+	mroce_dmabuf_dev_setup(ibdev);
 }
 
 /**

@@ -10,7 +10,9 @@
  * here stays usable until rcu_read_unlock().  Copies to and from user
  * memory find each page in the region's page array (O(1) in the offset,
  * however large the region) and map it with kmap_local_page(), which is
- * allowed in an RCU read-side section.
+ * allowed in an RCU read-side section.  A dma-buf region is copied through
+ * the exporter's CPU mapping, which its revocation withdraws under RCU too
+ * (mroce_dmabuf.c): after that every access fails its key check.
  */
 #include <linux/highmem.h>
 
@@ -46,6 +48,9 @@ static struct mroce_mr *mroce_mr_lookup(struct mroce_dpqp *dp, u32 key,
 		return NULL;
 	}
 	if (mr->ibmr.pd != dp->qp->ibqp.pd)
+		return NULL;
+	/* A revoked dma-buf grants nothing (IBTA 10.6.3: an invalid key). */
+	if (mr->dmabuf && !rcu_access_pointer(mr->dmabuf->vaddr))
 		return NULL;
 	if ((mr->access & access) != access)
 		return NULL;
@@ -106,6 +111,17 @@ static int mroce_fr_xfer(struct mroce_mr *mr, u64 va, u8 *p, u32 len,
 	return 0;
 }
 
+/*
+ * The CPU address of @va in a dma-buf region, NULL once the exporter revoked
+ * it.  Caller holds RCU and checked that @va lies in the region.
+ */
+static u8 *mroce_dmabuf_addr(struct mroce_mr *mr, u64 va)
+{
+	u8 *base = rcu_dereference(mr->dmabuf->vaddr);
+
+	return base ? base + (va - mr->iova) : NULL;
+}
+
 /* Copy between @buf and a checked range of @mr.  Caller holds RCU. */
 static int mroce_mr_xfer(struct mroce_mr *mr, u64 va, void *buf, u32 len,
 			 bool to_mem)
@@ -113,6 +129,18 @@ static int mroce_mr_xfer(struct mroce_mr *mr, u64 va, void *buf, u32 len,
 	u64 off;
 	u8 *p = buf;
 
+	if (mr->dmabuf) {
+		u8 *m = mroce_dmabuf_addr(mr, va);
+
+		/* Revoked since the key check: the same protection error. */
+		if (!m)
+			return -EACCES;
+		if (to_mem)
+			memcpy(m, p, len);
+		else
+			memcpy(p, m, len);
+		return 0;
+	}
 	if (mr->fr_pages)
 		return mroce_fr_xfer(mr, va, p, len, to_mem);
 	if (!mr->umem) {
@@ -269,7 +297,13 @@ int mroce_rkey_atomic(struct mroce_dpqp *dp, u32 rkey, u64 va, bool cmp_swap,
 		err = -EACCES;
 		goto out;
 	}
-	if (mr->umem) {
+	if (mr->dmabuf) {
+		p = (u64 *)mroce_dmabuf_addr(mr, va);
+		if (!p || (uintptr_t)p & 7) {
+			err = p ? -EINVAL : -EACCES;
+			goto out;
+		}
+	} else if (mr->umem) {
 		page = mroce_mr_page(mr, va - mr->iova +
 				     ib_umem_offset(mr->umem), &poff);
 		if (!page || poff & 7) {

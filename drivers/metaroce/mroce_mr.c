@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Memory regions: user memory pinned through ib_umem, and the DMA MR that
- * gives kernel consumers access to all of kernel memory.
+ * Memory regions: user memory pinned through ib_umem, dma-buf memory
+ * (mroce_dmabuf.c), and the DMA MR that gives kernel consumers access to
+ * all of kernel memory.
  *
  * Keys are index << 8 | a random byte (IBTA 10.6.3.1 "key" portion), the
  * index naming the region in res.mr_xa.  Indices are drawn at random from a
@@ -135,10 +136,9 @@ static int mroce_mr_map_pages(struct mroce_mr *mr)
 	return 0;
 }
 
-struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-				u64 iova, int access, struct ib_udata *udata)
+/* A user region, once its length, address space and rights check out. */
+static struct mroce_mr *mroce_mr_alloc_user(u64 length, u64 iova, int access)
 {
-	struct mroce_dev *mdev = to_mdev(ibpd->device);
 	struct mroce_mr *mr;
 	int err;
 
@@ -149,10 +149,37 @@ struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	err = mroce_mr_check_access(access);
 	if (err)
 		return ERR_PTR(err);
-
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
-	if (!mr)
-		return ERR_PTR(-ENOMEM);
+	return mr ? mr : ERR_PTR(-ENOMEM);
+}
+
+/* Give a user region its key and publish it. */
+static int mroce_mr_finish_user(struct mroce_dev *mdev, struct mroce_mr *mr,
+				u64 iova, u64 length, int access)
+{
+	int err = mroce_mr_reserve(mdev, mr);
+
+	if (err)
+		return err;
+	mr->access = access;
+	mr->ibmr.iova = iova;
+	mr->ibmr.length = length;
+	mr->iova = iova;
+	mr->length = length;
+	mroce_mr_publish(mdev, mr);
+	return 0;
+}
+
+struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+				u64 iova, int access, struct ib_udata *udata)
+{
+	struct mroce_dev *mdev = to_mdev(ibpd->device);
+	struct mroce_mr *mr;
+	int err;
+
+	mr = mroce_mr_alloc_user(length, iova, access);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
 	mr->umem = ib_umem_get(&mdev->ibdev, start, length, access);
 	if (IS_ERR(mr->umem)) {
 		err = PTR_ERR(mr->umem);
@@ -161,21 +188,57 @@ struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	err = mroce_mr_map_pages(mr);
 	if (err)
 		goto err_umem;
-	err = mroce_mr_reserve(mdev, mr);
+	err = mroce_mr_finish_user(mdev, mr, iova, length, access);
 	if (err)
 		goto err_pages;
-	mr->access = access;
-	mr->ibmr.iova = iova;
-	mr->ibmr.length = length;
-	mr->iova = iova;
-	mr->length = length;
-	mroce_mr_publish(mdev, mr);
 	return &mr->ibmr;
 
 err_pages:
 	kvfree(mr->pages);
 err_umem:
 	ib_umem_release(mr->umem);
+err_free:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
+/**
+ * mroce_reg_user_mr_dmabuf() - a region of a dma-buf (ibv_reg_dmabuf_mr)
+ * @ibpd: its protection domain
+ * @offset: first byte in the buffer (same offset in its page as @iova:
+ *	checked by the RDMA core)
+ * @length: bytes
+ * @iova: the address of byte @offset in the region's address space
+ * @fd: the dma-buf
+ * @access: IB_ACCESS_* rights
+ * @udata: unused
+ *
+ * The data path reaches the bytes through the exporter's CPU mapping and
+ * stops at the first access after the exporter revokes the buffer
+ * (mroce_dmabuf.c).
+ */
+struct ib_mr *mroce_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
+				       u64 length, u64 iova, int fd,
+				       int access, struct ib_udata *udata)
+{
+	struct mroce_mr *mr = mroce_mr_alloc_user(length, iova, access);
+	int err;
+
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	mr->dmabuf = mroce_dmabuf_get(ibpd->device, fd, offset, length);
+	if (IS_ERR(mr->dmabuf)) {
+		err = PTR_ERR(mr->dmabuf);
+		goto err_free;
+	}
+	err = mroce_mr_finish_user(to_mdev(ibpd->device), mr, iova, length,
+				   access);
+	if (err)
+		goto err_put;
+	return &mr->ibmr;
+
+err_put:
+	mroce_dmabuf_put(mr->dmabuf);
 err_free:
 	kfree(mr);
 	return ERR_PTR(err);
@@ -192,6 +255,8 @@ int mroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	kvfree(mr->pages);
 	kfree(mr->fr_pages);
 	ib_umem_release(mr->umem);
+	if (mr->dmabuf)
+		mroce_dmabuf_put(mr->dmabuf);
 	kfree(mr);
 	atomic_dec(&mdev->res.num_mr);
 	return 0;

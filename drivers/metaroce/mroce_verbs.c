@@ -184,6 +184,7 @@ const struct ib_device_ops mroce_dev_ops = {
 	.query_qp = mroce_query_qp,
 	.query_srq = mroce_query_srq,
 	.reg_user_mr = mroce_reg_user_mr,
+	.reg_user_mr_dmabuf = mroce_reg_user_mr_dmabuf,
 	.req_notify_cq = mroce_req_notify_cq,
 	.resize_cq = mroce_resize_cq,
 

@@ -15,6 +15,7 @@
 #ifndef MROCE_VERBS_H
 #define MROCE_VERBS_H
 
+#include <linux/iosys-map.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -148,6 +149,31 @@ struct mroce_qp {
 };
 
 /**
+ * struct mroce_dmabuf - the dma-buf behind a region (mroce_dmabuf.c)
+ * @dbuf: the buffer, referenced
+ * @attach: the device's dynamic attachment, pinned
+ * @ibdev: the device, for messages
+ * @map: the exporter's CPU mapping of the whole buffer (dma_buf_vmap())
+ * @vaddr: byte 0 of the region in @map, read by the data path under RCU;
+ *	NULL before the registration completes and once revoked
+ * @revoked: the exporter sent move_notify (under the reservation lock)
+ * @pinned: @attach is pinned
+ * @cpu_access: between dma_buf_begin_cpu_access() and its end
+ * @vmapped: @map is set
+ */
+struct mroce_dmabuf {
+	struct dma_buf *dbuf;
+	struct dma_buf_attachment *attach;
+	struct ib_device *ibdev;
+	struct iosys_map map;
+	u8 __rcu *vaddr;
+	bool revoked;
+	bool pinned;
+	bool cpu_access;
+	bool vmapped;
+};
+
+/**
  * struct mroce_mr - memory region
  * @ibmr: lkey and rkey are the same key
  * @umem: pinned user memory, NULL for the DMA MR
@@ -172,10 +198,12 @@ struct mroce_qp {
  * @fr_key: fast registration: the key of the registration in force
  * @fr_valid: a fast-registration region is registered (IB_WR_REG_MR) and
  *	not invalidated; the data path reads the fields above after it
+ * @dmabuf: a region of a dma-buf (ibv_reg_dmabuf_mr), NULL for others
  */
 struct mroce_mr {
 	struct ib_mr ibmr;
 	struct ib_umem *umem;
+	struct mroce_dmabuf *dmabuf;
 	struct page **pages;
 	size_t npages;
 	u32 index;
@@ -306,7 +334,13 @@ int mroce_key_reserve(struct xarray *xa, u32 kind, u32 *index);
 struct ib_mr *mroce_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				u64 iova, int access, struct ib_udata *udata);
+struct ib_mr *mroce_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
+				       u64 length, u64 iova, int fd,
+				       int access, struct ib_udata *udata);
 int mroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+struct mroce_dmabuf *mroce_dmabuf_get(struct ib_device *ibdev, int fd,
+				      u64 offset, u64 length);
+void mroce_dmabuf_put(struct mroce_dmabuf *mdb);
 struct ib_mr *mroce_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 			     u32 max_num_sg);
 int mroce_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,

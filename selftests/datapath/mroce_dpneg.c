@@ -226,37 +226,20 @@ static void qp_destroy(struct side *s)
 static int qp_connect(struct side *s, struct side *peer, const struct conn *c,
 		      int access, uint32_t dqpn)
 {
-	struct ibv_qp_attr a = {};
+	struct dp_rc_knobs k = {
+		.mtu = s->mtu < peer->mtu ? s->mtu : peer->mtu,
+		.psn = 0x100,
+		.min_rnr_timer = c->min_rnr_timer,
+		.timeout = c->timeout,
+		.retry_cnt = c->retry_cnt,
+		.rnr_retry = c->rnr_retry,
+	};
 
 	if (dp_qp_init(s->qp, access))
 		return -1;
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = s->mtu < peer->mtu ? s->mtu : peer->mtu;
-	if (a.path_mtu > IBV_MTU_1024)
-		a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = dqpn;
-	a.rq_psn = 0x100;
-	a.max_dest_rd_atomic = 4;
-	a.min_rnr_timer = c->min_rnr_timer;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = peer->gid;
-	a.ah_attr.grh.sgid_index = s->gid_idx;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV |
-			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = c->timeout;
-	a.retry_cnt = c->retry_cnt;
-	a.rnr_retry = c->rnr_retry;
-	a.sq_psn = 0x100;
-	a.max_rd_atomic = 4;
-	return ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+	if (k.mtu > IBV_MTU_1024)
+		k.mtu = IBV_MTU_1024;
+	return dp_rc_connect(s->qp, &peer->gid, s->gid_idx, dqpn, &k);
 }
 
 static const struct conn conn_default = {

@@ -322,6 +322,8 @@ MROCE_DECLARE_CMD_EX(create_qp_ex, ib_uverbs_ex_create_qp);
 
 /* IBVERBS_PRIVATE_34 functions. */
 void verbs_register_driver_34(const struct verbs_device_ops *ops);
+/* As driver.h names it: the PABI version is part of the symbol. */
+#define verbs_register_driver verbs_register_driver_34
 void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd,
 				    size_t alloc_size,
 				    struct verbs_context *context_offset,
@@ -350,6 +352,10 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 		   struct ibv_reg_mr *cmd, size_t cmd_size,
 		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size);
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+/* The ioctl UVERBS_METHOD_REG_DMABUF_MR; sets vmr->mr_type to DMABUF_MR. */
+int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
+			  uint64_t iova, int fd, int access,
+			  struct verbs_mr *vmr);
 int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
 		     struct ibv_mw *mw, struct ibv_alloc_mw *cmd,
 		     size_t cmd_size, struct ib_uverbs_alloc_mw_resp *resp,
@@ -480,6 +486,7 @@ MROCE_CHECK_OFF(struct verbs_context_ops, post_srq_recv, 456);
 MROCE_CHECK_OFF(struct verbs_context_ops, query_device_ex, 464);
 MROCE_CHECK_OFF(struct verbs_context_ops, query_port, 480);
 MROCE_CHECK_OFF(struct verbs_context_ops, query_srq, 512);
+MROCE_CHECK_OFF(struct verbs_context_ops, reg_dmabuf_mr, 536);
 MROCE_CHECK_OFF(struct verbs_context_ops, reg_mr, 544);
 MROCE_CHECK_OFF(struct verbs_context_ops, req_notify_cq, 552);
 MROCE_CHECK_OFF(struct verbs_context_ops, resize_cq, 568);

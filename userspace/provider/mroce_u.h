@@ -12,7 +12,19 @@
 #include <pthread.h>
 #include <uapi/rdma/metaroce-abi.h>
 
+#ifdef MROCE_IN_RDMA_CORE
+/*
+ * Built as providers/metaroce of an rdma-core tree (its CMakeLists.txt
+ * defines MROCE_IN_RDMA_CORE): the tree's own provider header replaces
+ * the restated one, with the few names of mroce_pabi.h the code uses.
+ */
+#include <infiniband/driver.h>
+#define MROCE_CHECK_SIZE(type, size) \
+	_Static_assert(sizeof(type) == (size), "size of " #type)
+#define MROCE_VERBS_QP_EX VERBS_QP_EX
+#else
 #include "mroce_pabi.h"
+#endif
 
 #define MROCE_U_DRV_NAME "metaroce"
 

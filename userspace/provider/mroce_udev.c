@@ -9,8 +9,20 @@
  * MetaRoCE ib_device carries a read-only sysfs attribute of its own,
  * METAROCE_SYSFS_ABI_ATTR; match_device() claims exactly the devices that
  * have it.  The uverbs ABI range check of libibverbs then applies as usual.
+ *
+ * Loading: the private provider ABI (IBVERBS_PRIVATE_34) kept its version
+ * from rdma-core 34 to 56 while its layouts changed, so the symbol version
+ * check of the dynamic loader does not tell whether the libibverbs in the
+ * process is the one mroce_pabi.h restates.  The constructor reads that
+ * libibverbs' release from its file name and registers the provider only
+ * for the release it was built for (mroce_pabi_release_ok()).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* dladdr() */
+#endif
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +119,43 @@ static const struct verbs_device_ops mroce_dev_ops = {
 	.alloc_context = mroce_alloc_context,
 };
 
+#ifndef MROCE_IN_RDMA_CORE
+/*
+ * The libibverbs this process runs is the release mroce_pabi.h describes:
+ * its real file name (libibverbs.so.1 is a link) ends in
+ * ".so.<MROCE_PABI_LIBIBVERBS>", as rdma-core names it (1.14.<release>).
+ * Otherwise say so once and return false.
+ */
+static bool mroce_pabi_release_ok(void)
+{
+	static const char want[] = ".so." MROCE_PABI_LIBIBVERBS;
+	char real[PATH_MAX];
+	Dl_info info;
+	size_t n;
+
+	if (!dladdr((void *)verbs_set_ops, &info) || !info.dli_fname ||
+	    !realpath(info.dli_fname, real)) {
+		fprintf(stderr, "libmetaroce: cannot tell which libibverbs this process uses: not registering the MetaRoCE provider\n");
+		return false;
+	}
+	n = strlen(real);
+	if (n >= sizeof(want) - 1 &&
+	    !strcmp(real + n - (sizeof(want) - 1), want))
+		return true;
+	fprintf(stderr, "libmetaroce: built for libibverbs %s (its private provider ABI), but this process uses %s: not registering the MetaRoCE provider (rebuild it against this libibverbs)\n",
+		MROCE_PABI_LIBIBVERBS, real);
+	return false;
+}
+#else
+/* Built inside rdma-core: its own driver.h, nothing to check. */
+static bool mroce_pabi_release_ok(void)
+{
+	return true;
+}
+#endif
+
 static __attribute__((constructor)) void mroce_register_driver(void)
 {
-	verbs_register_driver_34(&mroce_dev_ops);
+	if (mroce_pabi_release_ok())
+		verbs_register_driver(&mroce_dev_ops);
 }

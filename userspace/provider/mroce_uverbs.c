@@ -147,6 +147,30 @@ static struct ibv_mr *mroce_reg_mr(struct ibv_pd *pd, void *addr,
 	return &vmr->ibv_mr;
 }
 
+/*
+ * A region of a dma-buf (e.g. GPU memory): the kernel attaches to the
+ * buffer and copies through the exporter's CPU mapping; nothing to map
+ * here.
+ */
+static struct ibv_mr *mroce_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+					  size_t length, uint64_t iova, int fd,
+					  int access)
+{
+	struct verbs_mr *vmr;
+	int ret;
+
+	vmr = calloc(1, sizeof(*vmr));
+	if (!vmr)
+		return NULL;
+	ret = ibv_cmd_reg_dmabuf_mr(pd, offset, length, iova, fd, access, vmr);
+	if (ret) {
+		free(vmr);
+		errno = ret;
+		return NULL;
+	}
+	return &vmr->ibv_mr;
+}
+
 static int mroce_dereg_mr(struct verbs_mr *vmr)
 {
 	int ret = ibv_cmd_dereg_mr(vmr);
@@ -600,6 +624,7 @@ const struct verbs_context_ops mroce_uctx_ops = {
 	.query_port = mroce_query_port,
 	.query_qp = mroce_query_qp,
 	.query_srq = mroce_query_srq,
+	.reg_dmabuf_mr = mroce_reg_dmabuf_mr,
 	.reg_mr = mroce_reg_mr,
 	.req_notify_cq = ibv_cmd_req_notify_cq,
 	.resize_cq = mroce_resize_cq,
