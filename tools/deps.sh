@@ -26,8 +26,10 @@ PKGS=(
 	# the metaroce command (tools/metaroce), its live-view test (tmux) and
 	# its mesh heatmap (gnuplot, also make bench's chart)
 	python3 ethtool tmux gnuplot-nox
-	# make dkms-install and its test (tools/dkms_test.sh)
-	dkms
+	# make dkms-install and its test (tools/dkms_test.sh); the cloud
+	# flavour's headers are a second kernel for DKMS to rebuild the
+	# module for (nothing boots it)
+	dkms linux-headers-cloud-amd64
 )
 
 # The debug-kernel lane (tools/debugkernel/build.sh) builds Debian's kernel
