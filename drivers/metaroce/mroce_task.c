@@ -107,33 +107,41 @@ static bool mroce_task_after(struct mroce_dpqp *dp, bool more)
 	return more || mroce_task_arrived(dp);
 }
 
-/*
- * Run the task here, BH disabled, run_lock taken with a trylock; drops it.
- * What arrived during the run (a packet from another CPU, a doorbell that
- * found the task busy) is taken in one more run here rather than by the
- * worker: in a ping-pong the peer's next request or the application's next
- * post comes while the run that delivered the last one still holds the
- * lock, and a worker costs two context switches.  What the run itself
- * left over (its budget spent), or arrived again, goes to the worker.
- */
-static void mroce_task_run_inline(struct mroce_dpqp *dp)
-{
-	bool more, again = true;
+/* What a run left: nothing, what arrived during it, or its own leftovers. */
+enum { MROCE_RUN_DONE, MROCE_RUN_ARRIVED, MROCE_RUN_LEFT };
 
-	for (;;) {
-		more = mroce_task_run(dp, mroce_task_req_here(dp));
-		spin_unlock(&dp->run_lock);
-		if (!mroce_task_after(dp, more))
-			return;
-		if (more || !again)
-			break;
+/* One run; the caller took run_lock (BH disabled), which is dropped here. */
+static int mroce_task_run_unlock(struct mroce_dpqp *dp)
+	__releases(&dp->run_lock)
+{
+	bool more = mroce_task_run(dp, mroce_task_req_here(dp));
+
+	spin_unlock(&dp->run_lock);
+	if (!mroce_task_after(dp, more))
+		return MROCE_RUN_DONE;
+	return more ? MROCE_RUN_LEFT : MROCE_RUN_ARRIVED;
+}
+
+/*
+ * After a run here (softirq or doorbell, BH disabled): what arrived during
+ * it (a packet from another CPU, a doorbell that found the task busy) is
+ * taken in one more run here rather than by the worker: in a ping-pong the
+ * peer's next request or the application's next post comes while the run
+ * that delivered the last one still holds the lock, and a worker costs two
+ * context switches.  What a run left over (its budget spent), or what
+ * arrived again, goes to the worker.
+ */
+static void mroce_task_finish(struct mroce_dpqp *dp, int left)
+{
+	if (left == MROCE_RUN_ARRIVED) {
 		/* Busy: the holder sees what we saw, after its unlock. */
 		if (test_bit(MROCE_TASK_DEAD, &dp->flags) ||
 		    !spin_trylock(&dp->run_lock))
 			return;
-		again = false;
+		left = mroce_task_run_unlock(dp);
 	}
-	mroce_task_schedule(dp);
+	if (left != MROCE_RUN_DONE)
+		mroce_task_schedule(dp);
 }
 
 /*
@@ -146,7 +154,7 @@ static bool mroce_task_try_run(struct mroce_dpqp *dp)
 	if (test_bit(MROCE_TASK_DEAD, &dp->flags) ||
 	    !spin_trylock(&dp->run_lock))
 		return false;
-	mroce_task_run_inline(dp);
+	mroce_task_finish(dp, mroce_task_run_unlock(dp));
 	return true;
 }
 
@@ -468,7 +476,7 @@ static bool mroce_task_doorbell(struct mroce_dpqp *dp)
 		return false;
 	}
 	WRITE_ONCE(dp->cpu, cpu);
-	mroce_task_run_inline(dp);
+	mroce_task_finish(dp, mroce_task_run_unlock(dp));
 	return true;
 }
 
