@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "mroce_core.h"
+#include "mroce_ext.h"
 #include "mroce_hdr.h"
 #include "mroce_ipudp.h"
 
@@ -50,6 +51,37 @@ static void make_pkt(struct mroce_pkt *pkt, bool v6, u8 op, u32 pay)
 	pkt->hdr.deth.qkey = 0x11111111;
 	pkt->hdr.deth.sqpn = 1;
 	pkt->lo.pay_len = pay;
+}
+
+/* One valid MetaRoCE packet per kind (Documentation/wire.rst), 8 bytes of
+ * payload on data kinds and a two-word SACK on the ACK. */
+static void ext_seeds(const char *corpus)
+{
+	u8 buf[128];
+	char dir[512];
+	unsigned int op;
+
+	snprintf(dir, sizeof(dir), "%s/fuzz_ext", corpus);
+	for (op = MROCE_XOP_BASE; op <= MROCE_XOP_ACK; op++) {
+		const struct mroce_xop_info *info = mroce_xop_info(op);
+		bool data = info->flags & MROCE_OPF_PAYLOAD;
+		struct mroce_xhdr h = {
+			.bth = { .opcode = op, .pkey = 0xffff, .psn = op },
+			.mxh = { .ver = MROCE_XVER, .path = 3, .ts = 1000 },
+			.msgh = { .msn = 1, .len = 8 },
+			.reth = { .va = 0x1000, .rkey = 0x1234, .len = 8 },
+			.sack = { .words = 2, .map = { 0x6, 0x1 } },
+		};
+		int len;
+
+		if (info->hdrs & MROCE_XHF(MROCE_XEXT_MSGH))
+			h.mxh.flags = MROCE_MXH_F_FIRST | MROCE_MXH_F_LAST;
+		len = mroce_xhdr_encode(buf, sizeof(buf), &h);
+		if (len < 0)
+			exit(1);
+		memset(buf + len, 0x5a, (data ? 8 : 0) + MROCE_ICRC_LEN);
+		put(dir, info->name, buf, len + (data ? 8 : 0) + MROCE_ICRC_LEN);
+	}
 }
 
 int main(int argc, char **argv)
@@ -113,5 +145,6 @@ int main(int argc, char **argv)
 	put(name, "stream", stream, sizeof(stream));
 	snprintf(name, sizeof(name), "%s/fuzz_sack", argv[1]);
 	put(name, "stream", stream, sizeof(stream));
+	ext_seeds(argv[1]);
 	return 0;
 }
