@@ -13,37 +13,41 @@
 #include "mroce_psn.h"
 #include "mroce_raw.h"
 
-#define MXH		MROCE_XHF(MROCE_XEXT_MXH)
-#define RETH		MROCE_XHF(MROCE_XEXT_RETH)
-#define MSGH		MROCE_XHF(MROCE_XEXT_MSGH)
-#define AETH		MROCE_XHF(MROCE_XEXT_AETH)
-#define SACKH		MROCE_XHF(MROCE_XEXT_SACKH)
-#define IMMDT		MROCE_XHF(MROCE_XEXT_IMMDT)
-#define IETH		MROCE_XHF(MROCE_XEXT_IETH)
+#define H_MXH		MROCE_XHF(MROCE_XEXT_MXH)
+#define H_RETH		MROCE_XHF(MROCE_XEXT_RETH)
+#define H_MSGH		MROCE_XHF(MROCE_XEXT_MSGH)
+#define H_AETH		MROCE_XHF(MROCE_XEXT_AETH)
+#define H_SACKH		MROCE_XHF(MROCE_XEXT_SACKH)
+#define H_IMMDT		MROCE_XHF(MROCE_XEXT_IMMDT)
+#define H_IETH		MROCE_XHF(MROCE_XEXT_IETH)
 
-#define DATA_REQ	(MROCE_OPF_REQ | MROCE_OPF_PAYLOAD)
-#define SEND		(DATA_REQ | MROCE_OPF_SEND | MROCE_OPF_RECV)
-#define WRITE		(DATA_REQ | MROCE_OPF_WRITE)
+#define K_DATA_REQ	(MROCE_OPF_REQ | MROCE_OPF_PAYLOAD)
+#define K_SEND		(K_DATA_REQ | MROCE_OPF_SEND | MROCE_OPF_RECV)
+#define K_WRITE		(K_DATA_REQ | MROCE_OPF_WRITE)
 
 static const struct mroce_xop_info mroce_xops[] = {
 	[MROCE_XOP_SEND - MROCE_XOP_BASE] =
-		{ "MR_SEND", SEND, MXH | MSGH },
+		{ "MR_SEND", K_SEND, H_MXH | H_MSGH },
 	[MROCE_XOP_SEND_IMM - MROCE_XOP_BASE] =
-		{ "MR_SEND_IMM", SEND | MROCE_OPF_IMM, MXH | MSGH | IMMDT },
+		{ "MR_SEND_IMM", K_SEND | MROCE_OPF_IMM,
+		  H_MXH | H_MSGH | H_IMMDT },
 	[MROCE_XOP_SEND_INV - MROCE_XOP_BASE] =
-		{ "MR_SEND_INV", SEND | MROCE_OPF_INV, MXH | MSGH | IETH },
+		{ "MR_SEND_INV", K_SEND | MROCE_OPF_INV,
+		  H_MXH | H_MSGH | H_IETH },
 	[MROCE_XOP_WRITE - MROCE_XOP_BASE] =
-		{ "MR_WRITE", WRITE, MXH | RETH | MSGH },
+		{ "MR_WRITE", K_WRITE, H_MXH | H_RETH | H_MSGH },
 	[MROCE_XOP_WRITE_IMM - MROCE_XOP_BASE] =
-		{ "MR_WRITE_IMM", WRITE | MROCE_OPF_IMM | MROCE_OPF_RECV,
-		  MXH | RETH | MSGH | IMMDT },
+		{ "MR_WRITE_IMM", K_WRITE | MROCE_OPF_IMM | MROCE_OPF_RECV,
+		  H_MXH | H_RETH | H_MSGH | H_IMMDT },
 	[MROCE_XOP_READ_REQ - MROCE_XOP_BASE] =
-		{ "MR_READ_REQ", MROCE_OPF_REQ | MROCE_OPF_READ, MXH | RETH },
+		{ "MR_READ_REQ", MROCE_OPF_REQ | MROCE_OPF_READ,
+		  H_MXH | H_RETH },
 	[MROCE_XOP_READ_RESP - MROCE_XOP_BASE] =
 		{ "MR_READ_RESP", MROCE_OPF_RESP | MROCE_OPF_READ |
-		  MROCE_OPF_PAYLOAD, MXH | MSGH },
+		  MROCE_OPF_PAYLOAD, H_MXH | H_MSGH },
 	[MROCE_XOP_ACK - MROCE_XOP_BASE] =
-		{ "MR_ACK", MROCE_OPF_RESP | MROCE_OPF_ACK, MXH | AETH | SACKH },
+		{ "MR_ACK", MROCE_OPF_RESP | MROCE_OPF_ACK,
+		  H_MXH | H_AETH | H_SACKH },
 };
 
 const struct mroce_xop_info *mroce_xop_info(u8 opcode)
@@ -217,7 +221,7 @@ static int mroce_xflags_check(const struct mroce_xop_info *op, u8 flags)
 {
 	u8 pos = MROCE_MXH_F_FIRST | MROCE_MXH_F_LAST;
 
-	if (flags & pos && !(op->hdrs & MSGH))
+	if (flags & pos && !(op->hdrs & H_MSGH))
 		return -EPROTO;
 	if (flags & MROCE_MXH_F_ECE && !(op->flags & MROCE_OPF_ACK))
 		return -EPROTO;
@@ -233,7 +237,7 @@ static int mroce_xmsg_check(const struct mroce_xop_info *op,
 {
 	u64 end = (u64)h->msgh.off + pay_len;
 
-	if (!(op->hdrs & MSGH))
+	if (!(op->hdrs & H_MSGH))
 		return 0;
 	if (end > h->msgh.len)
 		return -EPROTO;
@@ -241,7 +245,7 @@ static int mroce_xmsg_check(const struct mroce_xop_info *op,
 		return -EPROTO;
 	if (h->mxh.flags & MROCE_MXH_F_LAST && end != h->msgh.len)
 		return -EPROTO;
-	if (op->hdrs & RETH && h->reth.len != h->msgh.len)
+	if (op->hdrs & H_RETH && h->reth.len != h->msgh.len)
 		return -EPROTO;
 	return 0;
 }
@@ -360,7 +364,7 @@ int mroce_xhdr_len(const struct mroce_xhdr *h)
 	for (i = 0; i < MROCE_NUM_XEXT; i++)
 		if (op->hdrs & MROCE_XHF(i))
 			len += mroce_xext_codecs[i].len;
-	if (op->hdrs & SACKH) {
+	if (op->hdrs & H_SACKH) {
 		if (h->sack.words > MROCE_SACKH_MAX_WORDS)
 			return -EINVAL;
 		len += h->sack.words * MROCE_SACKH_WORD_LEN;
