@@ -25,7 +25,7 @@ endif
 .PHONY: all modules provider check-kdir install modules_install clean distclean deps \
 	dkms-src dkms-install dkms-uninstall dkms-test deb \
 	check unit coverage fuzz fuzz-smoke vm-selftests demo bench help \
-	debug-kernel check-debug tools_install cli-test
+	debug-kernel check-debug tools_install wireshark_install cli-test wireshark-test
 
 all: modules provider
 
@@ -36,7 +36,8 @@ provider:
 help:
 	@echo "make [modules]     build metaroce.ko for KVER=$(KVER)"
 	@echo "make install       install metaroce.ko under /lib/modules/<kver> and run depmod,"
-	@echo "                   the provider, and the metaroce command under PREFIX=/usr/local"
+	@echo "                   the provider, and the metaroce command under PREFIX=/usr/local,"
+	@echo "                   the MetaRoCE Wireshark dissector (tools/wireshark)"
 	@echo "make dkms-install  metaroce.ko through DKMS, for every kernel with headers (root)"
 	@echo "make dkms-uninstall  remove it from DKMS and /usr/src"
 	@echo "make deb           Debian packages metaroce-dkms and metaroce-provider in build/deb"
@@ -48,6 +49,7 @@ help:
 	@echo "make bench         perftest, MetaRoCE vs rdma_rxe in one VM: bench/results.md"
 	@echo "make unit | coverage | fuzz   transport core tests on the host"
 	@echo "make cli-test      host tests of the metaroce command (fixture sysfs)"
+	@echo "make wireshark-test  tshark with the MetaRoCE dissector on a generated pcap"
 	@echo "variables: KVER= KDIR= W=1 C=1 VM_KVM=1 VM_TIMEOUT=<s>"
 
 check-kdir:
@@ -64,12 +66,17 @@ modules: check-kdir
 	$(MAKE) -C $(KDIR) M=$(ROOT)/selftests/verbs/kmod modules
 	$(MAKE) -C $(KDIR) M=$(ROOT)/selftests/metaroce/kmod modules
 
-install: modules_install provider tools_install
+install: modules_install provider tools_install wireshark_install
 	@if [ -f userspace/Makefile ]; then $(MAKE) -C userspace install DESTDIR=$(DESTDIR); fi
 
 # The `metaroce` operator command and metaroce(8), under PREFIX (/usr/local).
 tools_install:
 	$(MAKE) -C tools/metaroce install DESTDIR=$(DESTDIR)
+
+# The tshark/Wireshark dissector of MetaRoCE extension packets, into
+# Wireshark's global Lua plugin folder (Documentation/wire.rst).
+wireshark_install:
+	$(MAKE) -C tools/wireshark install DESTDIR=$(DESTDIR)
 
 # Install the module without re-entering kbuild when it is up to date: kbuild
 # probes the compiler dozens of times on every entry, which takes minutes in
@@ -159,6 +166,10 @@ fuzz:
 # The operator command against a fixture sysfs tree (seconds).
 cli-test:
 	@$(MAKE) -s -C selftests/cli run
+
+# The MetaRoCE dissector against packets from the core's encoders (seconds).
+wireshark-test:
+	@$(MAKE) -s -C tools/wireshark test
 
 fuzz-smoke:
 	@if [ -f selftests/fuzz/Makefile ]; then $(MAKE) -C selftests/fuzz smoke; \

@@ -5,7 +5,8 @@
 #   1. build checks on the host: metaroce.ko with W=1 (no warnings), sparse
 #      (make C=2), the provider;
 #   2. host unit tests and a short fuzz smoke of the transport core, the
-#      host tests of the metaroce command, the newcomer path
+#      host tests of the metaroce command, the Wireshark dissector
+#      (tools/wireshark/test.sh), the newcomer path
 #      (tools/newcomer_test.sh), the provider's libibverbs ABI guard
 #      (tools/provider_abi_test.sh), DKMS packaging (tools/dkms_test.sh)
 #      and the Debian packages (tools/deb_test.sh);
@@ -120,6 +121,9 @@ host_tap() {
 host_tap "host unit tests" unit
 host_tap "fuzz smoke" fuzz-smoke
 host_tap "metaroce command (fixture sysfs)" cli-test
+
+echo "== Wireshark dissector (tshark on a pcap from the core's encoders)"
+tap_run wireshark "$LOG/wireshark.log" make -s wireshark-test
 
 echo "== newcomer path (make demo, bench and check before the kernel is installed)"
 tap_run newcomer "$LOG/newcomer.log" "$ROOT/tools/newcomer_test.sh"

@@ -1,0 +1,233 @@
+-- SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+--
+-- Wireshark/tshark dissector for MetaRoCE extension packets
+-- (Documentation/wire.rst, version 1).
+--
+-- It takes over the RoCEv2 UDP port (IBTA A17.2: 4791).  A packet whose
+-- BTH opcode has transport bits 110b (0xC0-0xDF, IBTA 9.2 Table 35:
+-- manufacturer specific) is decoded here; every other packet goes to the
+-- dissector that owned the port before (Wireshark's InfiniBand one), so
+-- RoCEv2 traffic looks exactly as without this script.  On RoCEv2 packets
+-- the MetaRoCE capability mark in BTH Resv7 is shown as an extra item.
+--
+-- Install: `make install` (Wireshark's global plugin folder), or copy to
+-- ~/.local/lib/wireshark/plugins/, or tshark -X lua_script:metaroce.lua.
+
+local ROCEV2_PORT = 4791
+
+local p = Proto("metaroce", "MetaRoCE extension transport")
+
+local op_names = {
+	[0xc0] = "MR_SEND", [0xc1] = "MR_SEND_IMM", [0xc2] = "MR_SEND_INV",
+	[0xc3] = "MR_WRITE", [0xc4] = "MR_WRITE_IMM",
+	[0xc5] = "MR_READ_REQ", [0xc6] = "MR_READ_RESP", [0xc7] = "MR_ACK",
+}
+
+-- Headers after the BTH per opcode, in wire order (wire.rst "Packet kinds").
+local op_hdrs = {
+	[0xc0] = { "mxh", "msgh" },
+	[0xc1] = { "mxh", "msgh", "immdt" },
+	[0xc2] = { "mxh", "msgh", "ieth" },
+	[0xc3] = { "mxh", "reth", "msgh" },
+	[0xc4] = { "mxh", "reth", "msgh", "immdt" },
+	[0xc5] = { "mxh", "reth" },
+	[0xc6] = { "mxh", "msgh" },
+	[0xc7] = { "mxh", "aeth", "sackh" },
+}
+
+local f = p.fields
+f.opcode = ProtoField.uint8("metaroce.opcode", "Opcode", base.HEX, op_names)
+f.se = ProtoField.bool("metaroce.bth.se", "Solicited event", 8, nil, 0x80)
+f.mig = ProtoField.bool("metaroce.bth.mig", "MigReq", 8, nil, 0x40)
+f.pad = ProtoField.uint8("metaroce.bth.pad", "Pad count", base.DEC, nil, 0x30)
+f.tver = ProtoField.uint8("metaroce.bth.tver", "TVer", base.DEC, nil, 0x0f)
+f.pkey = ProtoField.uint16("metaroce.bth.pkey", "P_Key", base.HEX)
+f.dqpn = ProtoField.uint24("metaroce.bth.dqpn", "Destination QP", base.HEX)
+f.ackreq = ProtoField.bool("metaroce.bth.ackreq", "AckReq", 8, nil, 0x80)
+f.psn = ProtoField.uint24("metaroce.bth.psn", "PSN", base.DEC)
+f.mark = ProtoField.uint8("metaroce.mark.ver",
+	"MetaRoCE capability mark, highest version", base.DEC)
+f.ver = ProtoField.uint8("metaroce.ver", "Version", base.DEC, nil, 0xf0)
+f.flags = ProtoField.uint8("metaroce.flags", "Flags", base.HEX)
+f.first = ProtoField.bool("metaroce.flags.first", "First", 8, nil, 0x80)
+f.last = ProtoField.bool("metaroce.flags.last", "Last", 8, nil, 0x40)
+f.ece = ProtoField.bool("metaroce.flags.ece", "ECN echo", 8, nil, 0x20)
+f.path = ProtoField.uint16("metaroce.path", "Path id", base.DEC)
+f.ts = ProtoField.uint32("metaroce.ts", "Timestamp (ns)", base.DEC)
+f.tse = ProtoField.uint32("metaroce.tse", "Timestamp echo (ns)", base.DEC)
+f.msn = ProtoField.uint24("metaroce.msn", "Message sequence number")
+f.offset = ProtoField.uint32("metaroce.offset", "Offset", base.DEC)
+f.msglen = ProtoField.uint32("metaroce.msglen", "Message length", base.DEC)
+f.va = ProtoField.uint64("metaroce.reth.va", "Virtual address", base.HEX)
+f.rkey = ProtoField.uint32("metaroce.reth.rkey", "R_Key", base.HEX)
+f.dmalen = ProtoField.uint32("metaroce.reth.len", "DMA length", base.DEC)
+f.syndrome = ProtoField.uint8("metaroce.aeth.syndrome", "Syndrome",
+	base.HEX)
+f.amsn = ProtoField.uint24("metaroce.aeth.msn", "MSN", base.DEC)
+f.words = ProtoField.uint8("metaroce.sack.words", "SACK words", base.DEC)
+f.sackpsn = ProtoField.uint24("metaroce.sack.psn", "SACKed PSN", base.DEC)
+f.imm = ProtoField.uint32("metaroce.imm", "Immediate data", base.HEX)
+f.ieth = ProtoField.uint32("metaroce.ieth.rkey", "Invalidate R_Key",
+	base.HEX)
+f.payload = ProtoField.bytes("metaroce.payload", "Payload")
+f.icrc = ProtoField.uint32("metaroce.icrc", "ICRC", base.HEX)
+
+local e_malformed = ProtoExpert.new("metaroce.malformed",
+	"Malformed MetaRoCE packet", expert.group.MALFORMED,
+	expert.severity.ERROR)
+p.experts = { e_malformed }
+
+local BTH_LEN, ICRC_LEN = 12, 4
+
+local function bth(t, tvb)
+	local st = t:add(p, tvb(0, BTH_LEN), "Base Transport Header")
+	st:add(f.opcode, tvb(0, 1))
+	st:add(f.se, tvb(1, 1))
+	st:add(f.mig, tvb(1, 1))
+	st:add(f.pad, tvb(1, 1))
+	st:add(f.tver, tvb(1, 1))
+	st:add(f.pkey, tvb(2, 2))
+	st:add(f.dqpn, tvb(5, 3))
+	st:add(f.ackreq, tvb(8, 1))
+	st:add(f.psn, tvb(9, 3))
+end
+
+-- Each header dissector gets the tvb at its start, returns its length or
+-- nil if the packet is too short.
+local hdr = {}
+
+function hdr.mxh(t, tvb)
+	if tvb:len() < 12 then return nil end
+	local st = t:add(p, tvb(0, 12), "MetaRoCE Extension Header")
+	st:add(f.ver, tvb(0, 1))
+	local ft = st:add(f.flags, tvb(1, 1))
+	ft:add(f.first, tvb(1, 1))
+	ft:add(f.last, tvb(1, 1))
+	ft:add(f.ece, tvb(1, 1))
+	st:add(f.path, tvb(2, 2))
+	st:add(f.ts, tvb(4, 4))
+	st:add(f.tse, tvb(8, 4))
+	return 12
+end
+
+function hdr.msgh(t, tvb)
+	if tvb:len() < 12 then return nil end
+	local st = t:add(p, tvb(0, 12), "Message Header")
+	st:add(f.msn, tvb(1, 3))
+	st:add(f.offset, tvb(4, 4))
+	st:add(f.msglen, tvb(8, 4))
+	return 12
+end
+
+function hdr.reth(t, tvb)
+	if tvb:len() < 16 then return nil end
+	local st = t:add(p, tvb(0, 16), "RDMA Extended Transport Header")
+	st:add(f.va, tvb(0, 8))
+	st:add(f.rkey, tvb(8, 4))
+	st:add(f.dmalen, tvb(12, 4))
+	return 16
+end
+
+function hdr.aeth(t, tvb)
+	if tvb:len() < 4 then return nil end
+	local st = t:add(p, tvb(0, 4), "ACK Extended Transport Header")
+	st:add(f.syndrome, tvb(0, 1))
+	st:add(f.amsn, tvb(1, 3))
+	return 4
+end
+
+-- SACK bitmap: bit i (LSB first within each big-endian 64-bit word) is
+-- PSN BTH.psn + 1 + i.
+function hdr.sackh(t, tvb, psn)
+	if tvb:len() < 4 then return nil end
+	local words = tvb(0, 1):uint()
+	local len = 4 + 8 * words
+	if words > 4 or tvb:len() < len then return nil end
+	local st = t:add(p, tvb(0, len), "Selective ACK Header")
+	st:add(f.words, tvb(0, 1))
+	for w = 0, words - 1 do
+		for byte = 0, 7 do
+			local off = 4 + 8 * w + byte
+			local v = tvb(off, 1):uint()
+			for bit = 0, 7 do
+				if bit32.btest(v, bit32.lshift(1, bit)) then
+					local i = 64 * w + 8 * (7 - byte) + bit
+					st:add(f.sackpsn, tvb(off, 1),
+						(psn + 1 + i) % 0x1000000)
+				end
+			end
+		end
+	end
+	return len
+end
+
+function hdr.immdt(t, tvb)
+	if tvb:len() < 4 then return nil end
+	t:add(f.imm, tvb(0, 4))
+	return 4
+end
+
+function hdr.ieth(t, tvb)
+	if tvb:len() < 4 then return nil end
+	t:add(f.ieth, tvb(0, 4))
+	return 4
+end
+
+local function dissect_ext(tvb, pinfo, tree)
+	local op = tvb(0, 1):uint()
+	pinfo.cols.protocol = "MetaRoCE"
+	local t = tree:add(p, tvb(), "MetaRoCE")
+	if tvb:len() < BTH_LEN + ICRC_LEN then
+		t:add_proto_expert_info(e_malformed, "shorter than BTH + ICRC")
+		return tvb:len()
+	end
+	bth(t, tvb)
+	local psn = tvb(9, 3):uint()
+	local name = op_names[op] or string.format("reserved 0x%02x", op)
+	pinfo.cols.info = string.format("%s QP=0x%06x PSN=%d", name,
+		tvb(5, 3):uint(), psn)
+	local hdrs = op_hdrs[op]
+	if not hdrs then
+		t:add_proto_expert_info(e_malformed, "opcode reserved for later "
+			.. "MetaRoCE versions")
+		return tvb:len()
+	end
+	local off, room = BTH_LEN, tvb:len() - ICRC_LEN
+	for _, h in ipairs(hdrs) do
+		local n = hdr[h](t, tvb(off, room - off), psn)
+		if not n then
+			t:add_proto_expert_info(e_malformed, "truncated " .. h)
+			return tvb:len()
+		end
+		off = off + n
+	end
+	local pad = bit32.rshift(bit32.band(tvb(1, 1):uint(), 0x30), 4)
+	if room - off - pad > 0 then
+		t:add(f.payload, tvb(off, room - off - pad))
+	end
+	t:add_le(f.icrc, tvb(room, ICRC_LEN))
+	return tvb:len()
+end
+
+local udp_port = DissectorTable.get("udp.port")
+local roce = udp_port:get_dissector(ROCEV2_PORT)
+
+function p.dissector(tvb, pinfo, tree)
+	if tvb:len() < 1 then return 0 end
+	if bit32.band(tvb(0, 1):uint(), 0xe0) == 0xc0 then
+		return dissect_ext(tvb, pinfo, tree)
+	end
+	local n = roce and roce:call(tvb, pinfo, tree) or 0
+	-- RoCEv2 packet: show the capability mark (Resv7 bit 6, version in
+	-- bits 3:0) when it is set.
+	if tvb:len() >= BTH_LEN then
+		local r7 = bit32.band(tvb(8, 1):uint(), 0x7f)
+		if bit32.band(r7, 0x70) == 0x40 then
+			tree:add(p, tvb(8, 1), "MetaRoCE capability mark")
+				:add(f.mark, tvb(8, 1), bit32.band(r7, 0x0f))
+		end
+	end
+	return n
+end
+
+udp_port:add(ROCEV2_PORT, p)
