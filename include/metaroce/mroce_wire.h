@@ -6,9 +6,10 @@
  * Only constants live here (no structures, no types), so that every user can
  * include it whatever its environment.  The byte layouts are documented in
  * Documentation/core.rst; the field accessors are in
- * drivers/metaroce/core/mroce_hdr.c.  References are to the InfiniBand
- * Architecture Specification volume 1, release 1.4 ("IBTA") and its Annex
- * A17 (RoCEv2).
+ * drivers/metaroce/core/mroce_hdr.c.  MetaRoCE's own extension packets
+ * (opcodes 0xC0-0xC7) are in core/mroce_ext.h and Documentation/wire.rst.
+ * References are to the InfiniBand Architecture Specification volume 1,
+ * release 1.4 ("IBTA") and its Annex A17 (RoCEv2).
  */
 #ifndef MROCE_WIRE_H
 #define MROCE_WIRE_H
