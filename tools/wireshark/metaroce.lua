@@ -79,61 +79,44 @@ p.experts = { e_malformed }
 
 local BTH_LEN, ICRC_LEN = 12, 4
 
-local function bth(t, tvb)
-	local st = t:add(p, tvb(0, BTH_LEN), "Base Transport Header")
-	st:add(f.opcode, tvb(0, 1))
-	st:add(f.se, tvb(1, 1))
-	st:add(f.mig, tvb(1, 1))
-	st:add(f.pad, tvb(1, 1))
-	st:add(f.tver, tvb(1, 1))
-	st:add(f.pkey, tvb(2, 2))
-	st:add(f.dqpn, tvb(5, 3))
-	st:add(f.ackreq, tvb(8, 1))
-	st:add(f.psn, tvb(9, 3))
-end
+-- Fixed-size headers: title, length, and { field, offset, length } items
+-- (an item's "bits" are flag fields shown under it).
+local layouts = {
+	bth = { "Base Transport Header", BTH_LEN, {
+		{ f.opcode, 0, 1 }, { f.se, 1, 1 }, { f.mig, 1, 1 },
+		{ f.pad, 1, 1 }, { f.tver, 1, 1 }, { f.pkey, 2, 2 },
+		{ f.dqpn, 5, 3 }, { f.ackreq, 8, 1 }, { f.psn, 9, 3 } } },
+	mxh = { "MetaRoCE Extension Header", 12, {
+		{ f.ver, 0, 1 },
+		{ f.flags, 1, 1, bits = { f.first, f.last, f.ece } },
+		{ f.path, 2, 2 }, { f.ts, 4, 4 }, { f.tse, 8, 4 } } },
+	msgh = { "Message Header", 12, {
+		{ f.msn, 1, 3 }, { f.offset, 4, 4 }, { f.msglen, 8, 4 } } },
+	reth = { "RDMA Extended Transport Header", 16, {
+		{ f.va, 0, 8 }, { f.rkey, 8, 4 }, { f.dmalen, 12, 4 } } },
+	aeth = { "ACK Extended Transport Header", 4, {
+		{ f.syndrome, 0, 1 }, { f.amsn, 1, 3 } } },
+	immdt = { "Immediate Data", 4, { { f.imm, 0, 4 } } },
+	ieth = { "Invalidate Extended Transport Header", 4, {
+		{ f.ieth, 0, 4 } } },
+}
 
 -- Each header dissector gets the tvb at its start, returns its length or
 -- nil if the packet is too short.
 local hdr = {}
 
-function hdr.mxh(t, tvb)
-	if tvb:len() < 12 then return nil end
-	local st = t:add(p, tvb(0, 12), "MetaRoCE Extension Header")
-	st:add(f.ver, tvb(0, 1))
-	local ft = st:add(f.flags, tvb(1, 1))
-	ft:add(f.first, tvb(1, 1))
-	ft:add(f.last, tvb(1, 1))
-	ft:add(f.ece, tvb(1, 1))
-	st:add(f.path, tvb(2, 2))
-	st:add(f.ts, tvb(4, 4))
-	st:add(f.tse, tvb(8, 4))
-	return 12
-end
-
-function hdr.msgh(t, tvb)
-	if tvb:len() < 12 then return nil end
-	local st = t:add(p, tvb(0, 12), "Message Header")
-	st:add(f.msn, tvb(1, 3))
-	st:add(f.offset, tvb(4, 4))
-	st:add(f.msglen, tvb(8, 4))
-	return 12
-end
-
-function hdr.reth(t, tvb)
-	if tvb:len() < 16 then return nil end
-	local st = t:add(p, tvb(0, 16), "RDMA Extended Transport Header")
-	st:add(f.va, tvb(0, 8))
-	st:add(f.rkey, tvb(8, 4))
-	st:add(f.dmalen, tvb(12, 4))
-	return 16
-end
-
-function hdr.aeth(t, tvb)
-	if tvb:len() < 4 then return nil end
-	local st = t:add(p, tvb(0, 4), "ACK Extended Transport Header")
-	st:add(f.syndrome, tvb(0, 1))
-	st:add(f.amsn, tvb(1, 3))
-	return 4
+for name, l in pairs(layouts) do
+	hdr[name] = function(t, tvb)
+		if tvb:len() < l[2] then return nil end
+		local st = t:add(p, tvb(0, l[2]), l[1])
+		for _, it in ipairs(l[3]) do
+			local item = st:add(it[1], tvb(it[2], it[3]))
+			for _, bf in ipairs(it.bits or {}) do
+				item:add(bf, tvb(it[2], it[3]))
+			end
+		end
+		return l[2]
+	end
 end
 
 -- SACK bitmap: bit i (LSB first within each big-endian 64-bit word) is
@@ -161,18 +144,6 @@ function hdr.sackh(t, tvb, psn)
 	return len
 end
 
-function hdr.immdt(t, tvb)
-	if tvb:len() < 4 then return nil end
-	t:add(f.imm, tvb(0, 4))
-	return 4
-end
-
-function hdr.ieth(t, tvb)
-	if tvb:len() < 4 then return nil end
-	t:add(f.ieth, tvb(0, 4))
-	return 4
-end
-
 local function dissect_ext(tvb, pinfo, tree)
 	local op = tvb(0, 1):uint()
 	pinfo.cols.protocol = "MetaRoCE"
@@ -181,7 +152,7 @@ local function dissect_ext(tvb, pinfo, tree)
 		t:add_proto_expert_info(e_malformed, "shorter than BTH + ICRC")
 		return tvb:len()
 	end
-	bth(t, tvb)
+	hdr.bth(t, tvb)
 	local psn = tvb(9, 3):uint()
 	local name = op_names[op] or string.format("reserved 0x%02x", op)
 	pinfo.cols.info = string.format("%s QP=0x%06x PSN=%d", name,

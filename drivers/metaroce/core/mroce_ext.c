@@ -170,29 +170,31 @@ static int mroce_sackh_encode(u8 *p, size_t room, const struct mroce_xhdr *h)
 	return MROCE_SACKH_LEN + n * MROCE_SACKH_WORD_LEN;
 }
 
-/* ImmDt and IETH are one 32-bit field each (IBTA 9.3.1, 9.3.7). */
-static int mroce_ximm_decode(const u8 *p, size_t room, struct mroce_xhdr *h)
+/*
+ * ImmDt and IETH are one 32-bit field each (IBTA 9.3.1, 9.3.7), and no
+ * kind carries both: the opcode says which field of @h it is.
+ */
+static bool mroce_x32_is_ieth(u8 opcode)
 {
-	h->imm = mroce_get_be32(p);
+	return mroce_xop_info(opcode)->flags & MROCE_OPF_INV;
+}
+
+static int mroce_x32_decode(const u8 *p, size_t room, struct mroce_xhdr *h)
+{
+	u32 v = mroce_get_be32(p);
+
+	if (mroce_x32_is_ieth(h->bth.opcode))
+		h->ieth_rkey = v;
+	else
+		h->imm = v;
 	return MROCE_IMMDT_LEN;
 }
 
-static int mroce_ximm_encode(u8 *p, size_t room, const struct mroce_xhdr *h)
+static int mroce_x32_encode(u8 *p, size_t room, const struct mroce_xhdr *h)
 {
-	mroce_put_be32(p, h->imm);
+	mroce_put_be32(p, mroce_x32_is_ieth(h->bth.opcode) ? h->ieth_rkey :
+		       h->imm);
 	return MROCE_IMMDT_LEN;
-}
-
-static int mroce_xieth_decode(const u8 *p, size_t room, struct mroce_xhdr *h)
-{
-	h->ieth_rkey = mroce_get_be32(p);
-	return MROCE_IETH_LEN;
-}
-
-static int mroce_xieth_encode(u8 *p, size_t room, const struct mroce_xhdr *h)
-{
-	mroce_put_be32(p, h->ieth_rkey);
-	return MROCE_IETH_LEN;
 }
 
 static const struct {
@@ -210,10 +212,10 @@ static const struct {
 			      mroce_xaeth_encode },
 	[MROCE_XEXT_SACKH] = { MROCE_SACKH_LEN, mroce_sackh_decode,
 			       mroce_sackh_encode },
-	[MROCE_XEXT_IMMDT] = { MROCE_IMMDT_LEN, mroce_ximm_decode,
-			       mroce_ximm_encode },
-	[MROCE_XEXT_IETH] = { MROCE_IETH_LEN, mroce_xieth_decode,
-			      mroce_xieth_encode },
+	[MROCE_XEXT_IMMDT] = { MROCE_IMMDT_LEN, mroce_x32_decode,
+			       mroce_x32_encode },
+	[MROCE_XEXT_IETH] = { MROCE_IETH_LEN, mroce_x32_decode,
+			      mroce_x32_encode },
 };
 
 /* Flags that make sense on the kind: F/L on data, ECE on ACKs, IMM last. */
@@ -292,13 +294,13 @@ int mroce_xhdr_decode(const u8 *p, size_t len, struct mroce_xhdr *h,
 	size_t room, rest;
 	int hlen, err;
 
-	memset(h, 0, sizeof(*h));
 	memset(lo, 0, sizeof(*lo));
+	memset(h, 0, sizeof(*h));
 	if (len < MROCE_BTH_LEN + MROCE_ICRC_LEN)
 		return -EMSGSIZE;
 	mroce_bth_decode(p, &h->bth);
-	op = mroce_xop_info(h->bth.opcode);
-	if (!op || h->bth.tver != MROCE_BTH_TVER)
+	op = h->bth.tver == MROCE_BTH_TVER ? mroce_xop_info(p[0]) : NULL;
+	if (!op)
 		return -EOPNOTSUPP;
 	room = len - MROCE_ICRC_LEN;
 	hlen = mroce_xhdrs_decode(op, p, room, h);
