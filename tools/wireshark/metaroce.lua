@@ -7,8 +7,9 @@
 -- BTH opcode has transport bits 110b (0xC0-0xDF, IBTA 9.2 Table 35:
 -- manufacturer specific) is decoded here; every other packet goes to the
 -- dissector that owned the port before (Wireshark's InfiniBand one), so
--- RoCEv2 traffic looks exactly as without this script.  On RoCEv2 packets
--- the MetaRoCE capability mark in BTH Resv7 is shown as an extra item.
+-- RoCEv2 traffic looks as without this script, plus one item that checks
+-- its ICRC (Wireshark's InfiniBand dissector does not) and shows the
+-- MetaRoCE capability mark in BTH Resv7 when set.
 --
 -- Install: `make install` (Wireshark's global plugin folder), or copy to
 -- ~/.local/lib/wireshark/plugins/, or tshark -X lua_script:metaroce.lua.
@@ -71,11 +72,15 @@ f.ieth = ProtoField.uint32("metaroce.ieth.rkey", "Invalidate R_Key",
 	base.HEX)
 f.payload = ProtoField.bytes("metaroce.payload", "Payload")
 f.icrc = ProtoField.uint32("metaroce.icrc", "ICRC", base.HEX)
+f.icrc_status = ProtoField.string("metaroce.icrc.status",
+	"ICRC status (good, bad, unverified)")
 
 local e_malformed = ProtoExpert.new("metaroce.malformed",
 	"Malformed MetaRoCE packet", expert.group.MALFORMED,
 	expert.severity.ERROR)
-p.experts = { e_malformed }
+local e_icrc = ProtoExpert.new("metaroce.icrc.bad", "ICRC mismatch",
+	expert.group.CHECKSUM, expert.severity.ERROR)
+p.experts = { e_malformed, e_icrc }
 
 local BTH_LEN, ICRC_LEN = 12, 4
 
@@ -144,6 +149,83 @@ function hdr.sackh(t, tvb, psn)
 	return len
 end
 
+-- ICRC (IBTA A17.8): CRC-32 over 8 bytes of ones (the LRH a RoCEv2
+-- packet does not have), the IP header with the fields routers change set
+-- to ones, the UDP header with its checksum set to ones, and the BTH with
+-- byte 4 (FECN, BECN, resv6) set to ones, then the rest up to the ICRC.
+local crc_table = {}
+for i = 0, 255 do
+	local c = i
+	for _ = 1, 8 do
+		if bit32.btest(c, 1) then
+			c = bit32.bxor(0xedb88320, bit32.rshift(c, 1))
+		else
+			c = bit32.rshift(c, 1)
+		end
+	end
+	crc_table[i] = c
+end
+
+local function crc_byte(crc, b)
+	return bit32.bxor(crc_table[bit32.band(bit32.bxor(crc, b), 0xff)],
+		bit32.rshift(crc, 8))
+end
+
+-- Feed @n bytes of ByteArray @ba to @crc; @ones lists offsets read as 0xff,
+-- @low offsets whose low nibble is read as ones (IPv6 traffic class).
+local function crc_bytes(crc, ba, n, ones, low)
+	for i = 0, n - 1 do
+		local b = ba:get_index(i)
+		if ones[i] then b = 0xff end
+		if low and low[i] then b = bit32.bor(b, 0x0f) end
+		crc = crc_byte(crc, b)
+	end
+	return crc
+end
+
+local ip_field, ipv6_field = Field.new("ip"), Field.new("ipv6")
+local udp_field = Field.new("udp")
+
+-- The innermost header of a protocol in this packet, as bytes.
+local function last_range(field)
+	local all = { field() }
+	local fi = all[#all]
+	return fi and fi.range and fi.range:bytes() or nil
+end
+
+-- true or false, or nil when the IP and UDP headers are not at hand.
+local function icrc_check(tvb, room)
+	local v4, v6 = last_range(ip_field), last_range(ipv6_field)
+	local udp = last_range(udp_field)
+	if not udp or not (v4 or v6) then return nil end
+	local crc = 0xffffffff
+	for _ = 1, 8 do crc = crc_byte(crc, 0xff) end
+	if v4 then
+		crc = crc_bytes(crc, v4, 20, { [1] = 1, [8] = 1, [10] = 1, [11] = 1 })
+	else
+		crc = crc_bytes(crc, v6, 40, { [1] = 1, [2] = 1, [3] = 1, [7] = 1 },
+			{ [0] = 1 })
+	end
+	crc = crc_bytes(crc, udp, 8, { [6] = 1, [7] = 1 })
+	crc = crc_bytes(crc, tvb(0, room):bytes(), room, { [4] = 1 })
+	return bit32.bnot(crc) == tvb(room, ICRC_LEN):le_uint()
+end
+
+-- Under @it, whether the ICRC at the end of @tvb is right.  The ICRC
+-- field shows the bytes as they are on the wire (like the InfiniBand
+-- dissector's "Invariant CRC"); the CRC register is stored LSB first.
+local function icrc_item(it, tvb)
+	local good = icrc_check(tvb, tvb:len() - ICRC_LEN)
+	if good == nil then
+		it:add(f.icrc_status, "unverified")
+	elseif good then
+		it:add(f.icrc_status, "good")
+	else
+		it:add(f.icrc_status, "bad")
+		it:add_proto_expert_info(e_icrc)
+	end
+end
+
 local function dissect_ext(tvb, pinfo, tree)
 	local op = tvb(0, 1):uint()
 	pinfo.cols.protocol = "MetaRoCE"
@@ -176,7 +258,7 @@ local function dissect_ext(tvb, pinfo, tree)
 	if room - off - pad > 0 then
 		t:add(f.payload, tvb(off, room - off - pad))
 	end
-	t:add_le(f.icrc, tvb(room, ICRC_LEN))
+	icrc_item(t:add(f.icrc, tvb(room, ICRC_LEN)), tvb)
 	return tvb:len()
 end
 
@@ -189,14 +271,17 @@ function p.dissector(tvb, pinfo, tree)
 		return dissect_ext(tvb, pinfo, tree)
 	end
 	local n = roce and roce:call(tvb, pinfo, tree) or 0
-	-- RoCEv2 packet: show the capability mark (Resv7 bit 6, version in
-	-- bits 3:0) when it is set.
-	if tvb:len() >= BTH_LEN then
+	-- RoCEv2 packet: Wireshark 4.0's InfiniBand dissector does not check
+	-- the ICRC, so check it here; show the capability mark (Resv7 bit 6,
+	-- version in bits 3:0) when it is set.
+	if tvb:len() >= BTH_LEN + ICRC_LEN then
+		local t = tree:add(p, tvb(), "MetaRoCE checks of a RoCEv2 packet")
 		local r7 = bit32.band(tvb(8, 1):uint(), 0x7f)
 		if bit32.band(r7, 0x70) == 0x40 then
-			tree:add(p, tvb(8, 1), "MetaRoCE capability mark")
-				:add(f.mark, tvb(8, 1), bit32.band(r7, 0x0f))
+			t:add(f.mark, tvb(8, 1), bit32.band(r7, 0x0f))
 		end
+		icrc_item(t:add(f.icrc, tvb(tvb:len() - ICRC_LEN, ICRC_LEN)),
+			tvb)
 	end
 	return n
 end

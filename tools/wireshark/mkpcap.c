@@ -7,8 +7,9 @@
  *   mkpcap OUT.pcap [IP_PACKET_HEX...]
  *
  * After the MetaRoCE packets come a RoCEv2 ACK carrying the capability
- * mark and then each IP packet given in hex (e.g. a captured rxe packet
- * from selftests/vectors), all in Ethernet frames.
+ * mark, each IP packet given in hex (e.g. a captured rxe packet from
+ * selftests/vectors), and last the MetaRoCE ACK again with a wrong ICRC,
+ * all in Ethernet frames.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 
 static FILE *out;
 static u32 frames;
+static u32 icrc_xor;	/* non-zero: write a wrong ICRC */
 
 static void put32(u32 v)
 {
@@ -93,7 +95,7 @@ static void emit(u8 *ip, size_t hl, int xlen, u32 pay, u8 pad)
 	memset(q, 0xa5, pay);
 	memset(q + pay, 0, pad);
 	mroce_icrc_compute(ip, len, false, &icrc);
-	mroce_put_le32(ip + len, icrc);
+	mroce_put_le32(ip + len, icrc ^ icrc_xor);
 	pcap_frame(ip, len + MROCE_ICRC_LEN, false);
 }
 
@@ -217,5 +219,8 @@ int main(int argc, char **argv)
 	marked_roce_ack();
 	for (i = 2; i < argc; i++)
 		hex_packet(argv[i]);
+	/* Last: the MR_ACK again with one ICRC bit flipped. */
+	icrc_xor = 1;
+	ack_packet();
 	return fclose(out) ? 1 : 0;
 }

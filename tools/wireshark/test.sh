@@ -5,7 +5,9 @@
 # uses the transport core's encoders: every packet kind decodes to the
 # fields it was built with, a packet with a reserved opcode is flagged,
 # RoCEv2 packets (one captured from rxe, one carrying the capability mark)
-# still go to Wireshark's InfiniBand dissector unchanged, and
+# still go to Wireshark's InfiniBand dissector unchanged, the dissector's
+# own ICRC check agrees with the core's ICRC and rxe's (and catches a wrong
+# one), and
 # `make install` puts the script where tshark looks.  TAP 13; exit 4 to
 # skip when tshark is missing.
 set -u
@@ -23,20 +25,21 @@ n=0 bad=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); bad=$((bad + 1)); echo "not ok $n - $*"; }
 
-# RC ACK captured from rxe (selftests/vectors/rxe-ipv4.hex, packet 3), and
+# RC ACKs captured from rxe (selftests/vectors/rxe-ipv[46].hex, packet 3), and
 # an IPv4/UDP packet whose opcode 0xC8 is reserved for later versions.
 rxe_ack=$(sed -n '/^# 3: IPv4 RC_ACKNOWLEDGE/{n;p}' "$ROOT/selftests/vectors/rxe-ipv4.hex")
+rxe_ack6=$(sed -n '/^# 3: IPv6 RC_ACKNOWLEDGE/{n;p}' "$ROOT/selftests/vectors/rxe-ipv6.hex")
 reserved=4500002c000040004011000a0a4d00010a4d0002c00012b700180000
 reserved+=c8000000000000110000000100000000
 pcap=$BUILD/metaroce.pcap
-"$BUILD/mkpcap" "$pcap" "$rxe_ack" "$reserved" || { echo "Bail out! mkpcap"; exit 1; }
+"$BUILD/mkpcap" "$pcap" "$rxe_ack" "$rxe_ack6" "$reserved" || { echo "Bail out! mkpcap"; exit 1; }
 
 fields=(metaroce.opcode metaroce.ver metaroce.flags.first metaroce.flags.last
 	metaroce.flags.ece metaroce.path metaroce.ts metaroce.tse metaroce.msn
 	metaroce.offset metaroce.msglen metaroce.reth.va metaroce.reth.rkey
 	metaroce.reth.len metaroce.aeth.syndrome metaroce.sack.words
 	metaroce.sack.psn metaroce.imm metaroce.ieth.rkey metaroce.payload
-	metaroce.mark.ver infiniband.bth.opcode infiniband.bth.psn
+	metaroce.icrc.status metaroce.mark.ver infiniband.bth.opcode infiniband.bth.psn
 	infiniband.aeth.msn _ws.expert.message)
 args=()
 for f in "${fields[@]}"; do args+=(-e "$f"); done
@@ -46,20 +49,22 @@ got=$(tsh -X "lua_script:$LUA" -e frame.number "${args[@]}")
 # What each frame must decode to: the non-empty fields, as name=value
 # (names without "metaroce."; the payload as its length in bytes).
 expect=(
-"opcode=0xc0 ver=1 flags.first=1 flags.last=0 flags.ece=0 path=2 ts=1000 tse=0 msn=7 offset=0 msglen=300 payload=100"
-"opcode=0xc1 ver=1 flags.first=0 flags.last=1 flags.ece=0 path=3 ts=1200 tse=900 msn=7 offset=200 msglen=300 imm=0xdeadbeef payload=100"
-"opcode=0xc2 ver=1 flags.first=1 flags.last=1 flags.ece=0 path=0 ts=0 tse=0 msn=8 offset=0 msglen=5 ieth.rkey=0x00001234 payload=5"
-"opcode=0xc3 ver=1 flags.first=0 flags.last=0 flags.ece=0 path=65535 ts=4294967295 tse=0 msn=9 offset=4096 msglen=8192 reth.va=0x00007f0000001000 reth.rkey=0x0000abcd reth.len=8192 payload=64"
-"opcode=0xc4 ver=1 flags.first=0 flags.last=1 flags.ece=0 path=0 ts=0 tse=0 msn=10 offset=8128 msglen=8192 reth.va=0x00007f0000001000 reth.rkey=0x0000abcd reth.len=8192 imm=0x0000002a payload=64"
-"opcode=0xc5 ver=1 flags.first=0 flags.last=0 flags.ece=0 path=0 ts=0 tse=0 reth.va=0x0000000000005000 reth.rkey=0x00000077 reth.len=1024"
-"opcode=0xc6 ver=1 flags.first=1 flags.last=1 flags.ece=0 path=0 ts=0 tse=0 msn=11 offset=0 msglen=16 payload=16"
-"opcode=0xc7 ver=1 flags.first=0 flags.last=0 flags.ece=1 path=2 ts=5000 tse=1000 aeth.syndrome=0x1f sack.words=2 sack.psn=1,2,69"
-"mark.ver=1 infiniband.bth.opcode=17 infiniband.bth.psn=66 infiniband.aeth.msn=0"
-"infiniband.bth.opcode=17 infiniband.bth.psn=8995439 infiniband.aeth.msn=1"
+"opcode=0xc0 ver=1 flags.first=1 flags.last=0 flags.ece=0 path=2 ts=1000 tse=0 msn=7 offset=0 msglen=300 payload=100 icrc.status=good"
+"opcode=0xc1 ver=1 flags.first=0 flags.last=1 flags.ece=0 path=3 ts=1200 tse=900 msn=7 offset=200 msglen=300 imm=0xdeadbeef payload=100 icrc.status=good"
+"opcode=0xc2 ver=1 flags.first=1 flags.last=1 flags.ece=0 path=0 ts=0 tse=0 msn=8 offset=0 msglen=5 ieth.rkey=0x00001234 payload=5 icrc.status=good"
+"opcode=0xc3 ver=1 flags.first=0 flags.last=0 flags.ece=0 path=65535 ts=4294967295 tse=0 msn=9 offset=4096 msglen=8192 reth.va=0x00007f0000001000 reth.rkey=0x0000abcd reth.len=8192 payload=64 icrc.status=good"
+"opcode=0xc4 ver=1 flags.first=0 flags.last=1 flags.ece=0 path=0 ts=0 tse=0 msn=10 offset=8128 msglen=8192 reth.va=0x00007f0000001000 reth.rkey=0x0000abcd reth.len=8192 imm=0x0000002a payload=64 icrc.status=good"
+"opcode=0xc5 ver=1 flags.first=0 flags.last=0 flags.ece=0 path=0 ts=0 tse=0 reth.va=0x0000000000005000 reth.rkey=0x00000077 reth.len=1024 icrc.status=good"
+"opcode=0xc6 ver=1 flags.first=1 flags.last=1 flags.ece=0 path=0 ts=0 tse=0 msn=11 offset=0 msglen=16 payload=16 icrc.status=good"
+"opcode=0xc7 ver=1 flags.first=0 flags.last=0 flags.ece=1 path=2 ts=5000 tse=1000 aeth.syndrome=0x1f sack.words=2 sack.psn=1,2,69 icrc.status=good"
+"icrc.status=good mark.ver=1 infiniband.bth.opcode=17 infiniband.bth.psn=66 infiniband.aeth.msn=0"
+"icrc.status=good infiniband.bth.opcode=17 infiniband.bth.psn=8995439 infiniband.aeth.msn=1"
+"icrc.status=good infiniband.bth.opcode=17 infiniband.bth.psn=7690462 infiniband.aeth.msn=1 _ws.expert.message=Illegal checksum value (0)"
 )
 names=(MR_SEND MR_SEND_IMM MR_SEND_INV MR_WRITE MR_WRITE_IMM MR_READ_REQ
 	MR_READ_RESP MR_ACK "RoCEv2 ACK with the capability mark"
-	"RoCEv2 ACK captured from rxe")
+	"RoCEv2 ACK captured from rxe"
+	"RoCEv2 ACK over IPv6 captured from rxe (UDP checksum 0, as rxe sends)")
 norm=$(printf '%s\n' "$got" | awk -F'|' -v names="${fields[*]}" '
 	BEGIN { nf = split(names, nm, " ") }
 	{
@@ -87,11 +92,19 @@ for i in "${!expect[@]}"; do
 	fi
 done
 
-line=$(printf '%s\n' "$norm" | sed -n 11p)
+line=$(printf '%s\n' "$norm" | sed -n 12p)
 if [[ $line == opcode=0xc8\ *reserved\ for\ later* ]]; then
-	ok "frame 11: reserved opcode 0xc8 flagged malformed"
+	ok "frame 12: reserved opcode 0xc8 flagged malformed"
 else
-	nok "frame 11: reserved opcode 0xc8 flagged malformed"
+	nok "frame 12: reserved opcode 0xc8 flagged malformed"
+	echo "#  got  $line"
+fi
+
+line=$(printf '%s\n' "$norm" | sed -n 13p)
+if [[ $line == opcode=0xc7\ *icrc.status=bad*ICRC\ mismatch ]]; then
+	ok "frame 13: MR_ACK with a wrong ICRC flagged"
+else
+	nok "frame 13: MR_ACK with a wrong ICRC flagged"
 	echo "#  got  $line"
 fi
 
@@ -100,8 +113,9 @@ fi
 ib=(-e frame.number -e infiniband.bth.opcode -e infiniband.bth.psn
 	-e infiniband.bth.destqp -e infiniband.aeth.syndrome -e infiniband.aeth.msn
 	-e frame.protocols)
-a=$(tsh -Y 'frame.number >= 9 && frame.number <= 10' "${ib[@]}")
-b=$(tsh -X "lua_script:$LUA" -Y 'frame.number >= 9 && frame.number <= 10' \
+roce='frame.number >= 9 && frame.number <= 11'
+a=$(tsh -Y "$roce" "${ib[@]}")
+b=$(tsh -X "lua_script:$LUA" -Y "$roce" \
 	"${ib[@]}" | sed 's/:metaroce//')
 if [ -n "$a" ] && [ "$a" = "$b" ] && [[ $a == *infiniband* ]]; then
 	ok "RoCEv2 frames dissect as InfiniBand, same as without the script"
