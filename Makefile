@@ -169,7 +169,7 @@ cli-test:
 
 # The MetaRoCE dissector against packets from the core's encoders (seconds).
 wireshark-test:
-	@$(MAKE) -s -C tools/wireshark test
+	@$(ROOT)/tools/wireshark/test.sh
 
 fuzz-smoke:
 	@if [ -f selftests/fuzz/Makefile ]; then $(MAKE) -C selftests/fuzz smoke; \

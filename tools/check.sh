@@ -123,7 +123,7 @@ host_tap "fuzz smoke" fuzz-smoke
 host_tap "metaroce command (fixture sysfs)" cli-test
 
 echo "== Wireshark dissector (tshark on a pcap from the core's encoders)"
-tap_run wireshark "$LOG/wireshark.log" make -s wireshark-test
+tap_run wireshark "$LOG/wireshark.log" "$ROOT/tools/wireshark/test.sh"
 
 echo "== newcomer path (make demo, bench and check before the kernel is installed)"
 tap_run newcomer "$LOG/newcomer.log" "$ROOT/tools/newcomer_test.sh"

@@ -84,6 +84,11 @@ p.experts = { e_malformed, e_icrc }
 
 local BTH_LEN, ICRC_LEN = 12, 4
 
+-- The ICRC check runs a byte at a time in Lua: it can be turned off for
+-- large captures (tshark -o metaroce.check_icrc:FALSE).
+p.prefs.check_icrc = Pref.bool("Check the ICRC", true,
+	"Verify the ICRC of every RoCEv2 and MetaRoCE packet")
+
 -- Fixed-size headers: title, length, and { field, offset, length } items
 -- (an item's "bits" are flag fields shown under it).
 local layouts = {
@@ -215,6 +220,7 @@ end
 -- field shows the bytes as they are on the wire (like the InfiniBand
 -- dissector's "Invariant CRC"); the CRC register is stored LSB first.
 local function icrc_item(it, tvb)
+	if not p.prefs.check_icrc then return end
 	local good = icrc_check(tvb, tvb:len() - ICRC_LEN)
 	if good == nil then
 		it:add(f.icrc_status, "unverified")

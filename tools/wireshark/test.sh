@@ -20,6 +20,7 @@ if ! command -v tshark >/dev/null; then
 	echo "1..0 # SKIP tshark is not installed (tools/deps.sh)"
 	exit 4
 fi
+make -s -C "$HERE" all BUILD="$BUILD" || { echo "Bail out! mkpcap does not build"; exit 1; }
 echo "TAP version 13"
 n=0 bad=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -123,6 +124,15 @@ else
 	nok "RoCEv2 frames dissect as InfiniBand, same as without the script"
 	printf '#  without: %s\n' "$a"
 	printf '#  with:    %s\n' "$b"
+fi
+
+# The ICRC check can be turned off.
+n_status=$(tsh -X "lua_script:$LUA" -o metaroce.check_icrc:FALSE \
+	-e metaroce.icrc.status | grep -c .)
+if [ "$n_status" -eq 0 ]; then
+	ok "metaroce.check_icrc:FALSE turns the ICRC check off"
+else
+	nok "metaroce.check_icrc:FALSE turns the ICRC check off ($n_status verdicts)"
 fi
 
 # make install: where Debian's tshark reads global Lua plugins.
