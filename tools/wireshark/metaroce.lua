@@ -80,7 +80,10 @@ local e_malformed = ProtoExpert.new("metaroce.malformed",
 	expert.severity.ERROR)
 local e_icrc = ProtoExpert.new("metaroce.icrc.bad", "ICRC mismatch",
 	expert.group.CHECKSUM, expert.severity.ERROR)
-p.experts = { e_malformed, e_icrc }
+local e_reserved = ProtoExpert.new("metaroce.reserved",
+	"Reserved bits set: a version 1 receiver drops this packet",
+	expert.group.MALFORMED, expert.severity.WARN)
+p.experts = { e_malformed, e_icrc, e_reserved }
 
 local BTH_LEN, ICRC_LEN = 12, 4
 
@@ -90,7 +93,8 @@ p.prefs.check_icrc = Pref.bool("Check the ICRC", true,
 	"Verify the ICRC of every RoCEv2 and MetaRoCE packet")
 
 -- Fixed-size headers: title, length, and { field, offset, length } items
--- (an item's "bits" are flag fields shown under it).
+-- (an item's "bits" are flag fields shown under it); "rsv" lists
+-- { offset, mask } of reserved bits, which must be 0.
 local layouts = {
 	bth = { "Base Transport Header", BTH_LEN, {
 		{ f.opcode, 0, 1 }, { f.se, 1, 1 }, { f.mig, 1, 1 },
@@ -99,9 +103,11 @@ local layouts = {
 	mxh = { "MetaRoCE Extension Header", 12, {
 		{ f.ver, 0, 1 },
 		{ f.flags, 1, 1, bits = { f.first, f.last, f.ece } },
-		{ f.path, 2, 2 }, { f.ts, 4, 4 }, { f.tse, 8, 4 } } },
+		{ f.path, 2, 2 }, { f.ts, 4, 4 }, { f.tse, 8, 4 } },
+		rsv = { { 0, 0x0f }, { 1, 0x1f } } },
 	msgh = { "Message Header", 12, {
-		{ f.msn, 1, 3 }, { f.offset, 4, 4 }, { f.msglen, 8, 4 } } },
+		{ f.msn, 1, 3 }, { f.offset, 4, 4 }, { f.msglen, 8, 4 } },
+		rsv = { { 0, 0xff } } },
 	reth = { "RDMA Extended Transport Header", 16, {
 		{ f.va, 0, 8 }, { f.rkey, 8, 4 }, { f.dmalen, 12, 4 } } },
 	aeth = { "ACK Extended Transport Header", 4, {
@@ -125,6 +131,11 @@ for name, l in pairs(layouts) do
 				item:add(bf, tvb(it[2], it[3]))
 			end
 		end
+		for _, r in ipairs(l.rsv or {}) do
+			if bit32.btest(tvb(r[1], 1):uint(), r[2]) then
+				st:add_proto_expert_info(e_reserved)
+			end
+		end
 		return l[2]
 	end
 end
@@ -138,6 +149,11 @@ function hdr.sackh(t, tvb, psn)
 	if words > 4 or tvb:len() < len then return nil end
 	local st = t:add(p, tvb(0, len), "Selective ACK Header")
 	st:add(f.words, tvb(0, 1))
+	-- Bytes 1-3 are reserved; bit 0 (the first missing PSN) must be 0.
+	if tvb(1, 3):uint() ~= 0 or
+	    (words > 0 and bit32.btest(tvb(11, 1):uint(), 1)) then
+		st:add_proto_expert_info(e_reserved)
+	end
 	for w = 0, words - 1 do
 		for byte = 0, 7 do
 			local off = 4 + 8 * w + byte

@@ -8,8 +8,8 @@
  *
  * After the MetaRoCE packets come a RoCEv2 ACK carrying the capability
  * mark, each IP packet given in hex (e.g. a captured rxe packet from
- * selftests/vectors), and last the MetaRoCE ACK again with a wrong ICRC,
- * all in Ethernet frames.
+ * selftests/vectors), and then the MetaRoCE ACK again, first with a wrong
+ * ICRC, then with a reserved MXH flag bit set; all in Ethernet frames.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +26,7 @@
 static FILE *out;
 static u32 frames;
 static u32 icrc_xor;	/* non-zero: write a wrong ICRC */
+static u8 mxh_flags_or;	/* set in the MXH flags byte after encoding */
 
 static void put32(u32 v)
 {
@@ -113,7 +114,9 @@ static void xpacket(struct mroce_xhdr *h, u32 pay)
 	h->mxh.ver = MROCE_XVER;
 	xlen = mroce_xhdr_len(h);
 	hl = ipudp(ip, xlen + pay + pad + MROCE_ICRC_LEN, 0xc000 + h->mxh.path);
-	emit(ip, hl, mroce_xhdr_encode(ip + hl, FRAME_MAX - hl, h), pay, pad);
+	xlen = mroce_xhdr_encode(ip + hl, FRAME_MAX - hl, h);
+	ip[hl + MROCE_BTH_LEN + 1] |= mxh_flags_or;
+	emit(ip, hl, xlen, pay, pad);
 }
 
 static void data_packets(void)
@@ -219,8 +222,12 @@ int main(int argc, char **argv)
 	marked_roce_ack();
 	for (i = 2; i < argc; i++)
 		hex_packet(argv[i]);
-	/* Last: the MR_ACK again with one ICRC bit flipped. */
+	/* Then the MR_ACK again with one ICRC bit flipped. */
 	icrc_xor = 1;
+	ack_packet();
+	/* Last, with a good ICRC, an MR_ACK with a reserved MXH flag set. */
+	icrc_xor = 0;
+	mxh_flags_or = 0x01;
 	ack_packet();
 	return fclose(out) ? 1 : 0;
 }

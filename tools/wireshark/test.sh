@@ -33,7 +33,10 @@ rxe_ack6=$(sed -n '/^# 3: IPv6 RC_ACKNOWLEDGE/{n;p}' "$ROOT/selftests/vectors/rx
 reserved=4500002c000040004011000a0a4d00010a4d0002c00012b700180000
 reserved+=c8000000000000110000000100000000
 pcap=$BUILD/metaroce.pcap
-"$BUILD/mkpcap" "$pcap" "$rxe_ack" "$rxe_ack6" "$reserved" || { echo "Bail out! mkpcap"; exit 1; }
+# An MR_WRITE cut inside its MXH: BTH, 8 of the 12 MXH bytes, ICRC.
+short=4500003400004000401100000a4d00010a4d0002c00012b700200000
+short+=c30000000000001100000001100000000000000000000000
+"$BUILD/mkpcap" "$pcap" "$rxe_ack" "$rxe_ack6" "$reserved" "$short" || { echo "Bail out! mkpcap"; exit 1; }
 
 fields=(metaroce.opcode metaroce.ver metaroce.flags.first metaroce.flags.last
 	metaroce.flags.ece metaroce.path metaroce.ts metaroce.tse metaroce.msn
@@ -93,21 +96,25 @@ for i in "${!expect[@]}"; do
 	fi
 done
 
-line=$(printf '%s\n' "$norm" | sed -n 12p)
-if [[ $line == opcode=0xc8\ *reserved\ for\ later* ]]; then
-	ok "frame 12: reserved opcode 0xc8 flagged malformed"
-else
-	nok "frame 12: reserved opcode 0xc8 flagged malformed"
-	echo "#  got  $line"
-fi
-
-line=$(printf '%s\n' "$norm" | sed -n 13p)
-if [[ $line == opcode=0xc7\ *icrc.status=bad*ICRC\ mismatch ]]; then
-	ok "frame 13: MR_ACK with a wrong ICRC flagged"
-else
-	nok "frame 13: MR_ACK with a wrong ICRC flagged"
-	echo "#  got  $line"
-fi
+# frame_like N PATTERN TITLE: frame N's fields match the glob PATTERN.
+frame_like() {
+	local line
+	line=$(printf '%s\n' "$norm" | sed -n "$1p")
+	if [[ $line == $2 ]]; then
+		ok "frame $1: $3"
+	else
+		nok "frame $1: $3"
+		echo "#  got  $line"
+	fi
+}
+frame_like 12 'opcode=0xc8 *reserved for later*' \
+	"reserved opcode 0xc8 flagged malformed"
+frame_like 13 'opcode=0xc3 *truncated mxh*' \
+	"truncated MR_WRITE flagged malformed"
+frame_like 14 'opcode=0xc7 *icrc.status=bad*ICRC mismatch' \
+	"MR_ACK with a wrong ICRC flagged"
+frame_like 15 'opcode=0xc7 *icrc.status=good*Reserved bits set*' \
+	"MR_ACK with a reserved MXH flag bit flagged"
 
 # RoCEv2 frames: the InfiniBand dissector's fields are the same with and
 # without the script.
