@@ -3,13 +3,13 @@
 #
 # The MetaRoCE dissector (metaroce.lua) on a pcap written by mkpcap, which
 # uses the transport core's encoders: every packet kind decodes to the
-# fields it was built with, a packet with a reserved opcode is flagged,
-# RoCEv2 packets (one captured from rxe, one carrying the capability mark)
-# still go to Wireshark's InfiniBand dissector unchanged, the dissector's
-# own ICRC check agrees with the core's ICRC and rxe's (and catches a wrong
-# one), and
-# `make install` puts the script where tshark looks.  TAP 13; exit 4 to
-# skip when tshark is missing.
+# fields it was built with; a reserved opcode, a truncated header, a wrong
+# ICRC and a reserved bit are flagged; RoCEv2 packets (rxe's over IPv4 and
+# IPv6, one carrying the capability mark) still go to Wireshark's
+# InfiniBand dissector unchanged; the script's own ICRC check agrees with
+# the core's and rxe's and can be turned off; and `make install` puts the
+# script where tshark looks.  TAP 13; exit 4 to skip when tshark is
+# missing.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
