@@ -157,6 +157,18 @@ static inline bool mroce_ring_live(const struct mroce_uring *ring)
 	       METAROCE_RING_F_LIVE;
 }
 
+/*
+ * Nothing to poll, read without the CQ's lock.  The consumer index may be
+ * stale (another thread polling under the lock moves it only forward, up
+ * to the producer), so equal indices mean empty; anything else is decided
+ * under the lock.
+ */
+static inline bool mroce_cq_empty(const struct mroce_uring *ring)
+{
+	return __atomic_load_n(&ring->hdr->consumer, __ATOMIC_RELAXED) ==
+	       mroce_load_acquire(&ring->hdr->producer);
+}
+
 static inline void *mroce_ring_slot(struct mroce_uring *ring, uint32_t idx)
 {
 	return ring->data + (size_t)(idx & (ring->num - 1)) * ring->entry_size;

@@ -70,6 +70,8 @@ static int mroce_cqx_start_poll(struct ibv_cq_ex *cqx,
 
 	if (attr->comp_mask)
 		return EINVAL;
+	if (mroce_cq_empty(&cq->ring))
+		return ENOENT;
 	pthread_spin_lock(&cq->lock);
 	ret = mroce_cqx_load(cqx, cq->ring.hdr->consumer);
 	/* Nothing to poll: no end_poll follows, so unlock here. */
