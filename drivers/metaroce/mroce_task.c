@@ -335,6 +335,16 @@ static void mroce_task_rx_one(struct mroce_dpqp *dp, struct sk_buff *skb,
  * work is left for another run (budget spent, a READ still being
  * answered, an skb that could not be allocated, work for dp->cpu).
  */
+/*
+ * Nothing of the QP is in flight (the caller checked): its CPU moves here
+ * and this run may send.  Returns true, for the caller's "may send" flag.
+ */
+static bool mroce_task_move_here(struct mroce_dpqp *dp)
+{
+	WRITE_ONCE(dp->cpu, smp_processor_id());
+	return true;
+}
+
 static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 {
 	int budget = MROCE_TASK_BUDGET;
@@ -343,9 +353,15 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 	bool more = false;
 
 	lockdep_assert_held(&dp->run_lock);
-	/* This run looks at the SQ: a doorbell from now on is seen after. */
-	clear_bit(MROCE_TASK_KICK, &dp->flags);
-	smp_mb__after_atomic();
+	/*
+	 * This run looks at the SQ: a doorbell from now on is seen after.
+	 * Most runs find no KICK and need neither the locked clear nor the
+	 * barrier (a KICK set later is seen by mroce_task_after()).
+	 */
+	if (test_bit(MROCE_TASK_KICK, &dp->flags)) {
+		clear_bit(MROCE_TASK_KICK, &dp->flags);
+		smp_mb__after_atomic();
+	}
 	state = READ_ONCE(dp->qp->state);
 	dp->now = 0;
 	/*
@@ -366,10 +382,8 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 		 * tick behind a process that polls there).
 		 */
 		if (!req && dp->rd.active && !dp->rd.next &&
-		    !mroce_reqwin_inflight(&dp->win)) {
-			WRITE_ONCE(dp->cpu, smp_processor_id());
-			req = true;
-		}
+		    !mroce_reqwin_inflight(&dp->win))
+			req = mroce_task_move_here(dp);
 		if (req)
 			mroce_resp_read_continue(dp, &budget);
 	}
@@ -388,10 +402,8 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 		 * its CPU moves here, as a doorbell moves it, and this run
 		 * sends instead of waking the worker on the old CPU.
 		 */
-		if (!req && mroce_req_pending(dp) && mroce_req_idle(dp)) {
-			WRITE_ONCE(dp->cpu, smp_processor_id());
-			req = true;
-		}
+		if (!req && mroce_req_pending(dp) && mroce_req_idle(dp))
+			req = mroce_task_move_here(dp);
 		if (req) {
 			budget = MROCE_TASK_BUDGET;
 			dp->now = 0;
