@@ -11,6 +11,7 @@
 #   drivers/infiniband/metaroce/SUITE/  the suite: programs, helpers, C
 #                                       sources, config, settings
 #   drivers/infiniband/metaroce/lib.mk  shared build rules of the suites
+#   drivers/infiniband/metaroce/lib.sh  the shell library of every program
 #   drivers/infiniband/metaroce/mroce-root
 #                                       the MetaRoCE tree the programs use
 #                                       (metaroce.ko, the provider, the C
@@ -84,7 +85,7 @@ install_suite() {
 
 install_runner
 mkdir -p "$dest/$COLLECTION_DIR"
-install -m 644 "$HERE/lib.mk" "$dest/$COLLECTION_DIR/lib.mk"
+install -m 644 "$HERE/lib.mk" "$HERE/lib.sh" "$dest/$COLLECTION_DIR/"
 echo "$ROOT" >"$dest/$COLLECTION_DIR/mroce-root"
 touch "$dest/kselftest-list.txt"
 sed -i "\|^$COLLECTION_DIR/|d" "$dest/kselftest-list.txt"

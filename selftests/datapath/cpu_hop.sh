@@ -13,14 +13,10 @@
 # what one such resend causes (READ responses sent from two CPUs cost 2
 # resent READs and 192 drops here, and hundreds while a worker could get
 # stuck on the old CPU).
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 dp_setup mm ib_read_bw
 
-# counter DEV NAME: one hw counter of a MetaRoCE device.
-counter() {
-	rdma statistic show link "$1/1" | tr ' ' '\n' | grep -A1 -x "$2" | tail -n 1
-}
 ncpu=$(nproc)
 [ "$ncpu" -ge 2 ] || ksft_skip_all "one CPU: nothing to move between"
 
@@ -38,7 +34,8 @@ hop() {
 	done
 }
 
-P=18541
+# A port of its own per run, from T_PORT + 26 up.
+P=$((T_PORT + 26))
 for tool in ib_read_bw ib_write_bw ib_send_bw; do
 	log=$DP_LOGS/hop-$tool
 	ns_exec "$NS2" timeout 60 "$tool" -d "$DEV2" -x "$G2" -F -s 65536 \
@@ -75,8 +72,8 @@ for tool in ib_read_bw ib_write_bw ib_send_bw; do
 	fi
 	P=$((P + 1))
 done
-resent=$(($(counter "$DEV1" retransmits) + $(counter "$DEV2" retransmits)))
-oos=$(($(counter "$DEV1" rx_drop_seq) + $(counter "$DEV2" rx_drop_seq)))
+resent=$(($(mroce_counter "$DEV1" retransmits) + $(mroce_counter "$DEV2" retransmits)))
+oos=$(($(mroce_counter "$DEV1" rx_drop_seq) + $(mroce_counter "$DEV2" rx_drop_seq)))
 # One stray Local ACK Timeout on a busy host resends up to a window (128).
 t_check "in order on a clean veth: $resent resends (at most 1), $oos out-of-sequence drops (at most 128)" \
 	test "$resent" -le 1 -a "$oos" -le 128

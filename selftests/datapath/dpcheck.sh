@@ -5,12 +5,10 @@
 # layouts with every RC opcode (SEND, SEND_IMM, WRITE, WRITE_IMM, READ,
 # CMP_SWP, FETCH_ADD, inline or gathered) in both directions and compares
 # checksums of source and destination.  DP_TOPO=mx runs it against rxe.
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
-mroce_load_or_skip
-use_build_provider
-BIN=$MROCE_ROOT/build/selftests/datapath/mroce_dpcheck
-make -s -C "$DP_DIR" >/dev/null || ksft_skip_all "cannot build mroce_dpcheck"
+verbs_prologue
+BIN=$SUITE_BIN/mroce_dpcheck
 topo=${DP_TOPO:-mm}
 dp_topo "$topo" || ksft_skip_all "cannot build the $topo topology"
 

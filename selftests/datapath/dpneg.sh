@@ -10,14 +10,12 @@
 # MROCE_T_DPNEG_CASES=SUBSTR runs only the cases whose name contains SUBSTR.
 # local_err_stop (nothing is sent behind a WQE that failed locally) runs on
 # its own, with netem delaying the responder's packets.
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
-BIN=$MROCE_ROOT/build/selftests/datapath/mroce_dpneg
+BIN=$SUITE_BIN/mroce_dpneg
 topo=${DP_TOPO:-mm}
-mroce_load_or_skip
-use_build_provider
+verbs_prologue
 [ "$topo" = mx ] && { modprobe rdma_rxe 2>/dev/null || ksft_skip_all "rdma_rxe not available"; }
-make -s -C "$DP_DIR" >/dev/null || ksft_skip_all "cannot build mroce_dpneg"
 dp_topo "$topo" || ksft_skip_all "cannot build the $topo topology"
 
 objects() {

@@ -13,17 +13,14 @@
 # complete with its data verified, the device objects must return to
 # their baseline and the module must unload.  MROCE_T_INJECT_PARTS picks
 # parts: live victim peer read_ack (all by default).
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
-PY=/usr/bin/python3
-INJ=$DP_DIR/inject.py
-CHECK=$MROCE_ROOT/build/selftests/datapath/mroce_dpcheck
-NEG=$MROCE_ROOT/build/selftests/datapath/mroce_dpneg
+INJ=$SUITE_DIR/inject.py
+CHECK=$SUITE_BIN/mroce_dpcheck
+NEG=$SUITE_BIN/mroce_dpneg
 
-mroce_load_or_skip
-use_build_provider
+verbs_prologue
 $PY -c "import scapy.all" 2>/dev/null || ksft_skip_all "python3-scapy not installed"
-make -s -C "$DP_DIR" >/dev/null || ksft_skip_all "cannot build the C tests"
 dp_topo mm || ksft_skip_all "cannot build the mm topology"
 
 objects() {

@@ -6,26 +6,20 @@
 # back through the loopback device; the receive hook must find the device
 # by the destination address.  RC and UD pingpong over IPv4 and IPv6 GIDs
 # and the random-opcode data check with both ends on the same device.
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 dp_setup mm ibv_rc_pingpong
-BIN=$MROCE_ROOT/build/selftests/datapath/mroce_dpcheck
-make -s -C "$DP_DIR" >/dev/null || ksft_skip_all "cannot build mroce_dpcheck"
+BIN=$SUITE_BIN/mroce_dpcheck
+build_c_tests
 
 # Both ends of every exchange on side 1.
 NS2=$NS1 DEV2=$DEV1 G2=$G1 G2_6=$G1_6
 rx0=$(mroce_counter "$DEV1" rx_packets)
 
-P=18515
-cs_run "loopback rc_pingpong -s 4096" $P 1 60 \
-	ibv_rc_pingpong -d {DEV} -g {GID} -s 4096 -n 50 -c -- \
-	ibv_rc_pingpong -d {DEV} -g {GID} -s 4096 -n 50 -c {PEER}
-cs_run "loopback rc_pingpong IPv6 GID -s 65536" $P 1 60 \
-	ibv_rc_pingpong -d {DEV} -g {GID6} -s 65536 -n 20 -c -- \
-	ibv_rc_pingpong -d {DEV} -g {GID6} -s 65536 -n 20 -c {PEER}
-cs_run "loopback ud_pingpong -s 1000" $P 1 60 \
-	ibv_ud_pingpong -d {DEV} -g {GID} -s 1000 -n 50 -c -- \
-	ibv_ud_pingpong -d {DEV} -g {GID} -s 1000 -n 50 -c {PEER}
+pp_run "loopback rc_pingpong -s 4096" 1 60 ibv_rc_pingpong -s 4096 -n 50 -c
+pp_run "loopback rc_pingpong IPv6 GID -s 65536" 1 60 \
+	ibv_rc_pingpong -6 -s 65536 -n 20 -c
+pp_run "loopback ud_pingpong -s 1000" 1 60 ibv_ud_pingpong -s 1000 -n 50 -c
 seed=$RANDOM
 t_check "loopback dpcheck: $DEV1 <-> $DEV1, 200 random ops (seed $seed)" \
 	timeout 300 "$BIN" -a "$DEV1" -g "$G1" -b "$DEV1" -G "$G1" -n 200 -s $seed

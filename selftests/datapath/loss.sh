@@ -11,13 +11,13 @@
 #   DP_TOPO=mx: MetaRoCE <-> rxe; mroce_dpcheck picks the direction of each
 #   request at random, ib_read_bw runs with each side as the requester.
 # MROCE_T_LOSS="1 5" (percent) and MROCE_T_LOSS_ITERS (default 40) size it.
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
-BIN=$MROCE_ROOT/build/selftests/datapath/mroce_dpcheck
+BIN=$SUITE_BIN/mroce_dpcheck
 topo=${DP_TOPO:-mm}
 iters=${MROCE_T_LOSS_ITERS:-40}
 dp_setup "$topo" ib_read_bw
-make -s -C "$DP_DIR" >/dev/null || ksft_skip_all "cannot build mroce_dpcheck"
+build_c_tests
 modinfo sch_netem >/dev/null 2>&1 || ksft_skip_all "sch_netem not available"
 
 # netem PCT: drop PCT% of the packets leaving either end of the veth.
@@ -47,9 +47,8 @@ for pct in ${MROCE_T_LOSS:-1 5}; do
 		echo "#   $DEV1 retransmits: $(($(mroce_counter "$DEV1" retransmits) - retr))"
 	done
 	for run in "${read_runs[@]}"; do
-		cs_run "ib_read_bw 64 KiB, loss $pct%, ${run#* }" 18515 "${run%% *}" 300 \
-			ib_read_bw -s 65536 -n 30 -d {DEV} -x {GID} -F -- \
-			ib_read_bw -s 65536 -n 30 -d {DEV} -x {GID} -F {PEER}
+		pt_run "ib_read_bw 64 KiB, loss $pct%, ${run#* }" "${run%% *}" 300 \
+			ib_read_bw -s 65536 -n 30
 	done
 done
 echo "# $DEV1: $(dp_counters "$DEV1")"

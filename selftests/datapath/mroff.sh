@@ -7,12 +7,10 @@
 # path finds the page of any offset in O(1), so both goodputs must agree
 # within noise: the end's is at least 3/4 of the start's.
 #   MROCE_T_MROFF_WRITES=N   WRITEs per position (default 800)
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
-BIN=$MROCE_ROOT/build/selftests/datapath/mroce_dpcheck
-mroce_load_or_skip
-use_build_provider
-make -s -C "$DP_DIR" >/dev/null || ksft_skip_all "cannot build mroce_dpcheck"
+BIN=$SUITE_BIN/mroce_dpcheck
+verbs_prologue
 dp_topo mm || ksft_skip_all "cannot build the mm topology"
 
 free_mib=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)

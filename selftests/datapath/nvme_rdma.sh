@@ -10,7 +10,7 @@
 # writes) and WRITEs (host reads) through that rkey and answers with a
 # SEND with invalidate naming it (or the host posts IB_WR_LOCAL_INV).
 # 8 MiB of random data written with O_DIRECT must read back the same.
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 NQN=mroce-$$
 CFG=/sys/kernel/config/nvmet

@@ -4,17 +4,14 @@
 # perftest between two MetaRoCE devices in two namespaces: RDMA WRITE,
 # READ, SEND and atomics (bandwidth and latency tests), with and without
 # inline data.  perftest checks completions, not data: mroce_dpcheck does.
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 dp_setup "${DP_TOPO:-mm}" ib_write_bw
 
-P=18515
 pt() { # DESC SIDE TOOL ARGS...
 	local desc=$1 side=$2 tool=$3
 	shift 3
-	cs_run "$tool $desc, server on side $side" $P "$side" 120 \
-		"$tool" -d {DEV} -x {GID} -F "$@" -- \
-		"$tool" -d {DEV} -x {GID} -F "$@" {PEER}
+	pt_run "$tool $desc, server on side $side" "$side" 120 "$tool" "$@"
 }
 for side in 2 1; do
 	pt "64 KiB" $side ib_write_bw -s 65536 -n 200

@@ -4,21 +4,17 @@
 # RC SEND/RECV between two MetaRoCE devices in two namespaces over a veth:
 # ibv_rc_pingpong in both directions, data checked by the tool (-c), from
 # one byte to multi-packet messages, over IPv4 and IPv6 GIDs.
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 dp_setup mm ibv_rc_pingpong
 
-P=18515
 for side in 2 1; do
 	for size in 1 4096 65536; do
-		cs_run "rc_pingpong -s $size, server on side $side" $P $side 60 \
-			ibv_rc_pingpong -d {DEV} -g {GID} -s $size -n 50 -c -- \
-			ibv_rc_pingpong -d {DEV} -g {GID} -s $size -n 50 -c {PEER}
+		pp_run "rc_pingpong -s $size, server on side $side" $side 60 \
+			ibv_rc_pingpong -s $size -n 50 -c
 	done
 done
-cs_run "rc_pingpong IPv6 GID -s 8192" $P 2 60 \
-	ibv_rc_pingpong -d {DEV} -g {GID6} -s 8192 -n 50 -c -- \
-	ibv_rc_pingpong -d {DEV} -g {GID6} -s 8192 -n 50 -c {PEER}
+pp_run "rc_pingpong IPv6 GID -s 8192" 2 60 ibv_rc_pingpong -6 -s 8192 -n 50 -c
 echo "# $DEV1: $(dp_counters "$DEV1")"
 echo "# $DEV2: $(dp_counters "$DEV2")"
 t_done

@@ -7,7 +7,7 @@
 # userspace RC QPs of rping, ucmatose and perftest -R to RTS with the
 # attributes the CM negotiated.  Both topologies: MetaRoCE <-> MetaRoCE
 # (mm) and MetaRoCE <-> rdma_rxe (mx), each side as server, IPv4 and IPv6.
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 # PortInfo:CapabilityMask.IsCommunicationManagementSupported (IB_PORT_CM_SUP)
 CAP_CM_SUP=$((1 << 16))
@@ -45,7 +45,7 @@ pt_cm() {
 	local desc=$1 side=$2 tool=$3 out first try
 	shift 3
 	for try in 1 2 3; do
-		out=$(cs_run "$desc" cm:18515 "$side" 60 \
+		out=$(cs_run "$desc" cm:$T_PORT "$side" 60 \
 			"$tool" -d {DEV} -R -F "$@" -- \
 			"$tool" -d {DEV} -R -F "$@" {PEER})
 		[[ $out == ok* ]] && break
@@ -102,15 +102,15 @@ cm_tests() { # TOPO
 	echo "# $DEV1: $(dp_counters "$DEV1")"
 }
 
-# Which listeners a perftest -R server opens on its port (-p, 18515): cs_run
+# Which listeners a perftest -R server opens on its port (-p, T_PORT): cs_run
 # must wait for the one the client connects to.  Informational.
 perftest_listeners() {
 	local pid tcp=0 cm=0
 	ip netns exec "$NS2" timeout 30 ib_send_bw -d "$DEV2" -R -F -n 5 \
 		>/dev/null 2>&1 &
 	pid=$!
-	busywait 10000 cm_listening 18515 && cm=1
-	tcp_listening "$NS2" 18515 && tcp=1
+	busywait 10000 cm_listening $T_PORT && cm=1
+	tcp_listening "$NS2" $T_PORT && tcp=1
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	echo "# ib_send_bw -R server: rdma_cm listener $cm, TCP listener $tcp"

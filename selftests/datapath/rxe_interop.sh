@@ -4,27 +4,22 @@
 # Wire compatibility with rdma_rxe: MetaRoCE in a namespace, rxe on the
 # other end of the veth in the initial namespace (6.1's rxe socket lives in
 # init_net), each as server and as client.
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 dp_setup mx ibv_rc_pingpong
 
-P=18515
 for side in 2 1; do
-	cs_run "rc_pingpong -s 4096 vs rxe, server on side $side" $P $side 60 \
-		ibv_rc_pingpong -d {DEV} -g {GID} -s 4096 -n 50 -c -- \
-		ibv_rc_pingpong -d {DEV} -g {GID} -s 4096 -n 50 -c {PEER}
-	cs_run "ud_pingpong vs rxe, server on side $side" $P $side 60 \
-		ibv_ud_pingpong -d {DEV} -g {GID} -s 1000 -n 50 -c -- \
-		ibv_ud_pingpong -d {DEV} -g {GID} -s 1000 -n 50 -c {PEER}
-	cs_run "srq_pingpong 4 QPs vs rxe, server on side $side" $P $side 90 \
-		ibv_srq_pingpong -d {DEV} -g {GID} -q 4 -s 3000 -n 50 -c -- \
-		ibv_srq_pingpong -d {DEV} -g {GID} -q 4 -s 3000 -n 50 -c {PEER}
+	pp_run "rc_pingpong -s 4096 vs rxe, server on side $side" $side 60 \
+		ibv_rc_pingpong -s 4096 -n 50 -c
+	pp_run "ud_pingpong vs rxe, server on side $side" $side 60 \
+		ibv_ud_pingpong -s 1000 -n 50 -c
+	pp_run "srq_pingpong 4 QPs vs rxe, server on side $side" $side 90 \
+		ibv_srq_pingpong -q 4 -s 3000 -n 50 -c
 	for t in "ib_write_bw -s 65536" "ib_read_bw -s 65536" "ib_send_bw -s 4096" \
 		 "ib_atomic_bw" "ib_write_lat -s 2" "ib_send_lat -s 2" \
 		 "ib_read_lat -s 2"; do
 		# shellcheck disable=SC2086
-		cs_run "$t vs rxe, server on side $side" $P $side 120 \
-			$t -n 200 -d {DEV} -x {GID} -F -- $t -n 200 -d {DEV} -x {GID} -F {PEER}
+		pt_run "$t vs rxe, server on side $side" $side 120 $t -n 200
 	done
 done
 echo "# $DEV1: $(dp_counters "$DEV1")"

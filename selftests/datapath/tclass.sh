@@ -6,12 +6,12 @@
 # ECT(0)) on both QPs, and every packet either device sends (requests,
 # responses and ACKs) must carry it, in the IPv4 TOS byte and in the IPv6
 # traffic class, as tcpdump sees them on the veth.
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 TC=0x8a
-BIN=$MROCE_ROOT/build/selftests/datapath/mroce_dpcheck
+BIN=$SUITE_BIN/mroce_dpcheck
 dp_setup mm tcpdump
-make -s -C "$DP_DIR" >/dev/null || ksft_skip_all "cannot build mroce_dpcheck"
+build_c_tests
 
 for fam in v4 v6; do
 	if [ $fam = v4 ]; then g1=$G1 g2=$G2 key="tos $TC"; else g1=$G1_6 g2=$G2_6 key="class $TC"; fi

@@ -10,28 +10,22 @@
 #  - uc_gap: multi-packet SENDs and WRITE_IMMs over a path that drops 5% of
 #    the packets (netem): every send completes, every message that
 #    completes is whole, the others are dropped silently (rx_drop_seq).
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 dp_setup mm ibv_uc_pingpong
-make -s -C "$DP_DIR" >/dev/null || ksft_skip_all "cannot build the C tests"
-BIN=$MROCE_ROOT/build/selftests/datapath
+build_c_tests
+BIN=$SUITE_BIN
 
-P=18515
 for side in 2 1; do
 	for size in 1 4096 65536; do
-		cs_run "uc_pingpong -s $size, server on side $side" $P $side 60 \
-			ibv_uc_pingpong -d {DEV} -g {GID} -s $size -n 50 -c -- \
-			ibv_uc_pingpong -d {DEV} -g {GID} -s $size -n 50 -c {PEER}
+		pp_run "uc_pingpong -s $size, server on side $side" $side 60 \
+			ibv_uc_pingpong -s $size -n 50 -c
 	done
 done
-cs_run "uc_pingpong IPv6 GID -s 8192" $P 2 60 \
-	ibv_uc_pingpong -d {DEV} -g {GID6} -s 8192 -n 50 -c -- \
-	ibv_uc_pingpong -d {DEV} -g {GID6} -s 8192 -n 50 -c {PEER}
+pp_run "uc_pingpong IPv6 GID -s 8192" 2 60 ibv_uc_pingpong -6 -s 8192 -n 50 -c
 for t in "ib_send_bw -s 4096" "ib_write_bw -s 65536"; do
 	# shellcheck disable=SC2086
-	cs_run "$t -c UC" $P 2 120 \
-		$t -c UC -n 200 -d {DEV} -x {GID} -F -- \
-		$t -c UC -n 200 -d {DEV} -x {GID} -F {PEER}
+	pt_run "$t -c UC" 2 120 $t -c UC -n 200
 done
 
 seed=$RANDOM
@@ -39,14 +33,10 @@ t_check "dpcheck -u: $DEV1 <-> $DEV2, 300 random UC ops (seed $seed)" \
 	timeout 300 "$BIN/mroce_dpcheck" -u -a "$DEV1" -g "$G1" -b "$DEV2" \
 	-G "$G2" -n 300 -s $seed
 
-counter() { # DEV NAME
-	rdma statistic show link "$1/1" 2>/dev/null |
-		grep -o "$2 [0-9]*" | cut -d' ' -f2
-}
 # uc_gap_run: uc_gap over a path that drops 5% of A's packets.
 uc_gap_run() {
 	local v1=${NS1}v out rc drops0 drops1 delivered
-	drops0=$(counter "$DEV2" rx_drop_seq)
+	drops0=$(mroce_counter "$DEV2" rx_drop_seq)
 	if ! ip netns exec "$NS1" tc qdisc add dev "$v1" root netem loss 5%; then
 		t_skip "uc_gap" "no netem (sch_netem)"
 		return
@@ -57,7 +47,7 @@ uc_gap_run() {
 	ip netns exec "$NS1" tc qdisc del dev "$v1" root
 	echo "$out" | sed 's/^/# /'
 	delivered=$(sed -n 's/^delivered \([0-9]*\) of.*/\1/p' <<<"$out")
-	drops1=$(counter "$DEV2" rx_drop_seq)
+	drops1=$(mroce_counter "$DEV2" rx_drop_seq)
 	echo "# $DEV2 rx_drop_seq $drops0 -> $drops1"
 	t_check "uc_gap: lossy path, only whole messages complete, in order" \
 		[ "$rc" -eq 0 ]

@@ -4,28 +4,25 @@
 # UC wire compatibility with rdma_rxe: MetaRoCE in a namespace, rxe in the
 # initial namespace; ibv_uc_pingpong and perftest -c UC, each side as
 # server and as client, and mroce_dpcheck -u across the two.
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 dp_setup mx ibv_uc_pingpong
-make -s -C "$DP_DIR" >/dev/null || ksft_skip_all "cannot build the C tests"
+build_c_tests
 
-P=18515
 for side in 2 1; do
 	for size in 1 4096 65536; do
-		cs_run "uc_pingpong -s $size vs rxe, server on side $side" $P $side 60 \
-			ibv_uc_pingpong -d {DEV} -g {GID} -s $size -n 50 -c -- \
-			ibv_uc_pingpong -d {DEV} -g {GID} -s $size -n 50 -c {PEER}
+		pp_run "uc_pingpong -s $size vs rxe, server on side $side" $side 60 \
+			ibv_uc_pingpong -s $size -n 50 -c
 	done
 	for t in "ib_send_bw -s 4096" "ib_write_bw -s 65536"; do
 		# shellcheck disable=SC2086
-		cs_run "$t -c UC vs rxe, server on side $side" $P $side 120 \
-			$t -c UC -n 200 -d {DEV} -x {GID} -F -- \
-			$t -c UC -n 200 -d {DEV} -x {GID} -F {PEER}
+		pt_run "$t -c UC vs rxe, server on side $side" $side 120 \
+			$t -c UC -n 200
 	done
 done
 seed=$RANDOM
 t_check "dpcheck -u: $DEV1 <-> $DEV2 (rxe), 200 random UC ops (seed $seed)" \
-	timeout 300 "$MROCE_ROOT/build/selftests/datapath/mroce_dpcheck" -u \
+	timeout 300 "$SUITE_BIN/mroce_dpcheck" -u \
 	-a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -n 200 -s $seed
 echo "# $DEV1: $(dp_counters "$DEV1")"
 t_done

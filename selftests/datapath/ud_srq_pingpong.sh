@@ -4,22 +4,17 @@
 # UD sends with GRH (ibv_ud_pingpong) and SRQ receives over several RC QPs
 # (ibv_srq_pingpong) between two MetaRoCE devices in two namespaces, with
 # each side as server.
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 dp_setup mm ibv_ud_pingpong
 
-P=18515
 for side in 2 1; do
-	cs_run "ud_pingpong -s 1000, server on side $side" $P $side 60 \
-		ibv_ud_pingpong -d {DEV} -g {GID} -s 1000 -n 50 -c -- \
-		ibv_ud_pingpong -d {DEV} -g {GID} -s 1000 -n 50 -c {PEER}
-	cs_run "srq_pingpong 4 QPs -s 3000, server on side $side" $P $side 90 \
-		ibv_srq_pingpong -d {DEV} -g {GID} -q 4 -s 3000 -n 50 -c -- \
-		ibv_srq_pingpong -d {DEV} -g {GID} -q 4 -s 3000 -n 50 -c {PEER}
+	pp_run "ud_pingpong -s 1000, server on side $side" $side 60 \
+		ibv_ud_pingpong -s 1000 -n 50 -c
+	pp_run "srq_pingpong 4 QPs -s 3000, server on side $side" $side 90 \
+		ibv_srq_pingpong -q 4 -s 3000 -n 50 -c
 done
-cs_run "ud_pingpong IPv6 GID" $P 2 60 \
-	ibv_ud_pingpong -d {DEV} -g {GID6} -s 512 -n 20 -c -- \
-	ibv_ud_pingpong -d {DEV} -g {GID6} -s 512 -n 20 -c {PEER}
+pp_run "ud_pingpong IPv6 GID" 2 60 ibv_ud_pingpong -6 -s 512 -n 20 -c
 echo "# $DEV1: $(dp_counters "$DEV1")"
 echo "# $DEV2: $(dp_counters "$DEV2")"
 t_done

@@ -6,7 +6,7 @@
 # same namespaces (two ports at once, RC traffic over both, data checked); a
 # peer on the other port is not reached; a port another program holds fails
 # the creation with EADDRINUSE and a message; invalid values are refused.
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 dp_setup mm ibv_rc_pingpong
 param=/sys/module/metaroce/parameters/udp_port
@@ -22,9 +22,6 @@ t_check "the refusal says why" \
 	sh -c "dmesg | tail -5 | grep -q 'udp_port=abc refused: a UDP port is a number from 1 to 65535'"
 t_check "udp_port is still 4791" grep -qx 4791 "$param"
 
-# udp_open NS PORT: a MetaRoCE socket listens on UDP PORT in NS.
-udp_open() { ns_exec "$1" ss -Hlun "sport = :$2" | grep -q .; }
-
 # ---- a second pair of devices on port 4793, on a second veth
 t_check "udp_port=4793 is accepted" sh -c "echo 4793 > $param"
 w1=$(uname_of c) w2=$(uname_of d)
@@ -38,8 +35,8 @@ t_check "devices on port 4793 in both namespaces" sh -c "
 defer rdma link delete "$P1"
 defer rdma link delete "$P2"
 t_check "both ports open in $NS1 and $NS2" sh -c "
-	$(declare -f ns_exec udp_open); udp_open $NS1 4791 && udp_open $NS1 4793 &&
-	udp_open $NS2 4791 && udp_open $NS2 4793"
+	$(declare -f ns_exec udp_listening); udp_listening $NS1 4791 && udp_listening $NS1 4793 &&
+	udp_listening $NS2 4791 && udp_listening $NS2 4793"
 t_check "the kernel log gives the port" \
 	sh -c "dmesg | grep -q '$P1: bound to $w1, UDP port 4793'"
 t_check "sysfs metaroce_udp_port: 4793 for $P1, 4791 for $DEV1" sh -c "
@@ -49,7 +46,8 @@ busywait 5000 gid_index "$P1" v4 >/dev/null
 busywait 5000 gid_index "$P2" v4 >/dev/null
 
 # ---- traffic over both ports
-P=18517
+# Ports of its own: T_PORT + 2 and + 3.
+P=$((T_PORT + 2))
 cs_run "RC over port 4791 ($DEV1 - $DEV2)" $P 2 60 \
 	ibv_rc_pingpong -p $P -d {DEV} -g {GID} -s 4096 -n 20 -c -- \
 	ibv_rc_pingpong -p $P -d {DEV} -g {GID} -s 4096 -n 20 -c {PEER}
@@ -98,7 +96,7 @@ s.bind(('0.0.0.0', 4795))
 time.sleep(30)" &
 hold=$!
 defer kill $hold
-busywait 20000 udp_open "$NS2" 4795
+busywait 20000 udp_listening "$NS2" 4795
 echo 4795 >"$param"
 x1=$(uname_of x) x2=$(uname_of y)
 veth_pair "$x1" "$NS2" "$x2" ""
@@ -111,6 +109,6 @@ echo 4791 >"$param"
 # ---- the last device of a port closes it
 rdma link delete "$P2"
 t_check "deleting the last 4793 device closes 4793 in $NS2, 4791 stays" \
-	busywait 5000 sh -c "$(declare -f ns_exec udp_open);
-		! udp_open $NS2 4793 && udp_open $NS2 4791"
+	busywait 5000 sh -c "$(declare -f ns_exec udp_listening);
+		! udp_listening $NS2 4793 && udp_listening $NS2 4791"
 t_done

@@ -8,7 +8,7 @@
 # alone and no netdev is bound twice.  Off by default; a bad name template
 # fails the load.  The module is reloaded with parameters, and left
 # unloaded at the end, so the next test loads it plain.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 ko=$MROCE_ROOT/metaroce.ko
 [ -f "$ko" ] || ksft_skip_all "no metaroce.ko (run 'make' first)"

@@ -7,25 +7,16 @@
 # tmux (renders, refreshes, takes keys), then doctor with planted
 # problems (an MTU mismatch, a drop counter that climbs during its
 # sampling, a wrong rdma_cm default TOS) and again once they are fixed.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 mroce_load_or_skip
 command -v rdma >/dev/null || ksft_skip_all "rdma (iproute2) missing"
-PY=/usr/bin/python3
 [ -x $PY ] || ksft_skip_all "Debian's python3 missing"
 M=$MROCE_ROOT/tools/metaroce/metaroce
 mroce() { "$M" "$@"; }
-provider=$MROCE_ROOT/build/lib/libmetaroce
-[ -f "$provider-rdmav34.so" ] || ksft_skip_all "provider not built (make)"
-export RDMAV_DRIVERS=$provider
+use_build_provider
 TMP=$(mktemp -d)
 defer rm -rf "$TMP"
-
-# jq-like: jget FILE EXPR prints the Python expression EXPR over j (the
-# file's JSON).
-jget() {
-	$PY -c 'import json, sys; j = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
 
 two_hosts || ksft_skip_all "cannot build the two-namespace topology"
 dA=mrcliA dB=mrcliB
@@ -36,9 +27,9 @@ defer rdma link delete $dB
 in1 rdma link add $dA type metaroce netdev "$VA" &&
 	in2 rdma link add $dB type metaroce netdev "$VB" ||
 	ksft_skip_all "rdma link add failed"
-v4gid() { grep -lx '0000:0000:0000:0000:0000:ffff:c000:020'"$2" \
-	/sys/class/infiniband/$1/ports/1/gids/* 2>/dev/null | head -1 | xargs -r basename; }
-has_v4gid() { [ -n "$(v4gid "$@")" ]; }
+# v4gid DEV N: the index of the GID of 192.0.2.N on DEV.
+v4gid() { gid_index "$1" "0000:0000:0000:0000:0000:ffff:c000:020$2"; }
+has_v4gid() { v4gid "$@" >/dev/null; }
 busywait 10000 port_state_is $dA ACTIVE && busywait 10000 port_state_is $dB ACTIVE &&
 	busywait 10000 has_v4gid $dA 1 && busywait 10000 has_v4gid $dB 2 ||
 	ksft_skip_all "ports or GIDs did not come up"
@@ -141,7 +132,7 @@ if command -v tmux >/dev/null; then
 	s=mrcli$$
 	defer tmux kill-server
 	tmux new-session -d -s $s -x 150 -y 30 \
-		"RDMAV_DRIVERS=$provider $M top --interval 1 2>$TMP/top.err"
+		"RDMAV_DRIVERS=$RDMAV_DRIVERS $M top --interval 1 2>$TMP/top.err"
 	pane() { tmux capture-pane -p -t $s; }
 	refresh() { pane | sed -n 's/.*refresh \([0-9]*\).*/\1/p'; }
 	shows() { pane | grep -q "$1"; }

@@ -3,7 +3,7 @@
 #
 # Bad input to `rdma link add ... type metaroce` fails with a clear errno
 # and leaves nothing behind.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 mroce_load_or_skip
 

@@ -4,7 +4,7 @@
 # The GID table holds RoCEv2 GIDs for the netdev's IPv4 and IPv6 addresses
 # and follows address changes (the RDMA core's RoCE GID management, fed by
 # the netdev we registered).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 mroce_load_or_skip
 
@@ -15,15 +15,7 @@ dev=mrgid
 defer rdma link delete $dev
 t_check "rdma link add $dev" inn rdma link add $dev type metaroce netdev "$a"
 
-# gid_index DEV GID: print the index of GID in the table, fail if absent.
-gid_index() {
-	local f
-	# One grep over the whole table: a fork per entry is slow under TCG.
-	f=$(grep -lx "$2" /sys/class/infiniband/$1/ports/1/gids/* 2>/dev/null |
-		head -n 1)
-	[ -n "$f" ] || return 1
-	basename "$f"
-}
+# gid_index DEV GID (lib.sh) prints the index of GID in the table.
 gid_present() { gid_index "$@" >/dev/null; }
 gid_absent() { ! gid_index "$@" >/dev/null; }
 gid_type() { cat "/sys/class/infiniband/$1/ports/1/gid_attrs/types/$2"; }

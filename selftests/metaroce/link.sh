@@ -4,7 +4,7 @@
 # Create, inspect and delete MetaRoCE devices: any name, the RDMA core's
 # view (rdma link, sysfs, uverbs), port state following carrier with port
 # events, active MTU following the netdev MTU, one UDP socket per namespace.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 mroce_load_or_skip
 command -v rdma >/dev/null || ksft_skip_all "rdma (iproute2) missing"
@@ -64,9 +64,8 @@ t_check "phys_state LinkUp when ACTIVE" \
 	grep -q LinkUp /sys/class/infiniband/$dev/ports/1/phys_state
 
 # ---- the verbs view, through the build tree's provider
-provider=$MROCE_ROOT/build/lib/libmetaroce
-if [ -f "$provider-rdmav34.so" ] && command -v ibv_devinfo >/dev/null; then
-	export RDMAV_DRIVERS=$provider
+if build_provider_present && command -v ibv_devinfo >/dev/null; then
+	export RDMAV_DRIVERS=$MROCE_PROVIDER
 	t_check "ibv_devices lists $dev" \
 		sh -c "ibv_devices | awk '{print \$1}' | grep -qx $dev"
 	active_mtu() {
@@ -107,7 +106,7 @@ if [ -f "$provider-rdmav34.so" ] && command -v ibv_devinfo >/dev/null; then
 		sh -c "ibv_devinfo -d $dev | grep -q 'state:.*PORT_ACTIVE'"
 	unset RDMAV_DRIVERS
 else
-	t_skip "ibv_devices lists $dev" "provider not built ($provider-rdmav34.so)"
+	t_skip "ibv_devices lists $dev" "provider not built ($MROCE_PROVIDER-rdmav34.so)"
 	t_skip "active_mtu follows the netdev MTU" "provider not built"
 fi
 
@@ -116,7 +115,7 @@ t_check "rdma statistic shows the device counters" \
 	sh -c "rdma statistic show link $dev/1 | grep -q rx_packets"
 
 # ---- one RoCEv2 socket per namespace, only while a device uses it
-udp_bound() { ip netns exec "$1" ss -Hlun "sport = :4791" | grep -q 4791; }
+udp_bound() { udp_listening "$1" 4791; }
 t_check "UDP 4791 open in $ns1 (device there)" udp_bound "$ns1"
 t_check "UDP 4791 not open in $ns2 (no device)" sh -c "! ip netns exec $ns2 ss -Hlun 'sport = :4791' | grep -q 4791"
 t_check "UDP 4791 not open in the initial namespace" sh -c "! ss -Hlun 'sport = :4791' | grep -q 4791"

@@ -6,21 +6,17 @@
 # netem; ib_write_bw and ib_read_lat between every ordered pair must give
 # complete matrices of positive figures and a heatmap PNG, flag the pairs
 # the slow namespace sends in and name it the likely culprit.
-source "$(dirname "$0")/../verbs/verbs_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 mroce_load_or_skip
 use_build_provider
 for t in ib_write_bw ib_read_lat ss tc gnuplot; do
 	command -v $t >/dev/null || ksft_skip_all "$t missing"
 done
-PY=/usr/bin/python3
 M=$MROCE_ROOT/tools/metaroce/metaroce
 OUT=${MROCE_RESULTS:-/tmp}
 TMP=$(mktemp -d)
 defer rm -rf "$TMP"
-jget() {
-	$PY -c 'import json, sys; j = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
 
 BR=$(uname_of br)
 defer ip link del "$BR"
@@ -36,13 +32,10 @@ for k in 1 2 3; do
 		mroce_dev_on "${ns}m" "${ns}v" "$ns" ||
 		ksft_skip_all "cannot build namespace $k"
 done
-gid_index_v4() { # DEV: has an IPv4-mapped GID (the tool checks its type)
-	grep -qx '0000:0000:0000:0000:0000:ffff:c000:02[0-9a-f]*' \
-		/sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null
-}
+has_v4gid() { gid_index "$1" v4 >/dev/null; }
 for ns in "${NS[@]}"; do
 	busywait 10000 port_state_is "${ns}m" ACTIVE &&
-		busywait 10000 gid_index_v4 "${ns}m" ||
+		busywait 10000 has_v4gid "${ns}m" ||
 		ksft_skip_all "${ns}m: port or IPv4 GID did not come up"
 done
 H=("netns:${NS[0]}" "netns:${NS[1]}" "netns:${NS[2]}")

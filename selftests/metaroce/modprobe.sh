@@ -4,7 +4,7 @@
 # `make install` into the guest's writable root, then `modprobe metaroce`
 # loads the installed module with its dependencies, and `rdma link add ...
 # type metaroce` loads it on demand through the rdma-link-metaroce alias.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 KVER=$(uname -r)
 [ -d "/lib/modules/$KVER/build" ] || ksft_skip_all "no build tree for $KVER"

@@ -8,7 +8,7 @@
 # a device created again without the fixture say nothing.  The fixture
 # (kmod/mroce_fakenic.c) lays out a NIC as mlx5 does: one parent device,
 # an Ethernet netdev and an RDMA device below it.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 KMOD=$(dirname "$0")/kmod/mroce_fakenic.ko
 mroce_load_or_skip

@@ -4,7 +4,7 @@
 # Every way a MetaRoCE device can end: its netdev unregistered, moved to
 # another namespace, its namespace deleted, the netdev vanishing while the
 # device registers, and rmmod with devices present.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 mroce_load_or_skip
 

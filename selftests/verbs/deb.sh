@@ -7,7 +7,7 @@
 # writable root (the test VM's overlay).  The package contents and
 # metaroce-dkms are checked on the host (tools/deb_test.sh); building the
 # module through DKMS under TCG takes too long for this suite.
-source "$(dirname "$0")/verbs_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 command -v dpkg >/dev/null || ksft_skip_all "no dpkg"
 multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)

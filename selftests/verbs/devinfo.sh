@@ -3,18 +3,14 @@
 #
 # libibverbs finds the build tree's provider, matches a MetaRoCE device
 # whatever its name, opens it and reports sane device and port attributes.
-source "$(dirname "$0")/verbs_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 command -v ibv_devinfo >/dev/null || ksft_skip_all "ibverbs-utils not installed"
 mroce_load_or_skip
 use_build_provider
 
-va=$(uname_of a) vb=$(uname_of b) dev=v$$x
-veth_pair "$va" "" "$vb" "" || ksft_skip_all "cannot create veth"
-ip addr add 192.0.2.1/24 dev "$va"
-t_check "rdma link add $dev (a name without a metaroce prefix)" \
-	mroce_dev_on "$dev" "$va"
-busywait 5000 port_state_is "$dev" ACTIVE
+dev=v$$x
+verbs_one_dev "$dev" "rdma link add $dev (a name without a metaroce prefix)"
 
 t_check "sysfs attribute metaroce_abi_version" \
 	grep -qx 2 "/sys/class/infiniband/$dev/metaroce_abi_version"

@@ -8,7 +8,7 @@
 # rmmod.  Each removal must complete within seconds, the process must get
 # IBV_EVENT_DEVICE_FATAL, its later calls must fail cleanly (verbs_fatal
 # reports each), and the module must unload and load again afterwards.
-source "$(dirname "$0")/verbs_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 verbs_prologue
 
@@ -26,9 +26,9 @@ kill_holders() {
 hold() {
 	local tag=$1 dev=$2 gid
 	busywait 5000 port_state_is "$dev" ACTIVE
-	busywait 5000 ipv4_gid_index "$dev" >/dev/null
-	gid=$(ipv4_gid_index "$dev") || return 1
-	"$VERBS_BIN/verbs_fatal" "$dev" "$gid" >"$LOGS/$tag" 2>&1 &
+	busywait 5000 gid_index "$dev" v4 >/dev/null
+	gid=$(gid_index "$dev" v4) || return 1
+	"$SUITE_BIN/verbs_fatal" "$dev" "$gid" >"$LOGS/$tag" 2>&1 &
 	holders+=($!)
 	busywait 10000 grep -qx ready "$LOGS/$tag"
 }

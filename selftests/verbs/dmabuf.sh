@@ -8,10 +8,10 @@
 # the test exporter kmod/mroce_dbx.ko, which alone can revoke a buffer
 # (move_notify) and count what an importer holds.  Then rdma-core's pyverbs
 # dma-buf tests, which allocate on amdgpu or i915 only: on vgem they skip.
-source "$(dirname "$0")/../datapath/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
-DBX=$VERBS_DIR/kmod/mroce_dbx.ko
-BIN=$VERBS_BIN/dmabuf_xfer
+DBX=$SUITE_DIR/kmod/mroce_dbx.ko
+BIN=$SUITE_BIN/dmabuf_xfer
 
 verbs_prologue
 dp_topo mm || ksft_skip_all "cannot build the two-namespace topology"
@@ -43,7 +43,7 @@ kver=$(uname -r)
 if [ -f "$DBX" ] && [ "$(modinfo -F vermagic "$DBX" | cut -d' ' -f1)" != "$kver" ]; then
 	kdir=$(mktemp -d)
 	defer rm -rf "$kdir"
-	cp "$VERBS_DIR"/kmod/mroce_dbx.[ch] "$kdir/" && echo 'obj-m := mroce_dbx.o' >"$kdir/Kbuild"
+	cp "$SUITE_DIR"/kmod/mroce_dbx.[ch] "$kdir/" && echo 'obj-m := mroce_dbx.o' >"$kdir/Kbuild"
 	timeout 900 make -s -C "/lib/modules/$kver/build" M="$kdir" modules >/dev/null 2>&1 &&
 		DBX=$kdir/mroce_dbx.ko
 fi
@@ -59,7 +59,6 @@ else
 fi
 
 # rdma-core's DmaBufMRTest: report what it does on this machine.
-PY=/usr/bin/python3
 SRC=/usr/share/doc/rdma-core/tests
 if $PY -c 'import pyverbs' 2>/dev/null && [ -f "$SRC/test_mr.py.gz" ]; then
 	work=$(mktemp -d)

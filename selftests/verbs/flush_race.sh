@@ -14,7 +14,7 @@
 # spins for as long as the race lasts), the
 # CQ overrun must be reported as IBV_EVENT_CQ_ERR, and the guest must stay
 # responsive.  MROCE_T_FLUSH_RACE_SECS (default 8) sets the race length.
-source "$(dirname "$0")/verbs_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 SECS=${MROCE_T_FLUSH_RACE_SECS:-8}
 
@@ -35,7 +35,7 @@ if [ -w "$stall" ]; then
 fi
 echo "# watchdog_thresh $(sysctl -n kernel.watchdog_thresh), softlockup_panic $(sysctl -n kernel.softlockup_panic)"
 
-out=$(timeout $((SECS + 60)) "$VERBS_BIN/flush_race" "$dev" "$SECS")
+out=$(timeout $((SECS + 60)) "$SUITE_BIN/flush_race" "$dev" "$SECS")
 rc=$?
 tap_relay "" <<<"$out"
 [ $rc -le 1 ] || t_fail "flush_race exited $rc"

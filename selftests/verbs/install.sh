@@ -5,7 +5,7 @@
 # INSTALLED provider on their own: no RDMAV_DRIVERS, no LD_LIBRARY_PATH.
 # Needs a writable root (the test VM's overlay); everything installed is
 # removed again at exit so later tests see the build tree only.
-source "$(dirname "$0")/verbs_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 command -v ibv_devinfo >/dev/null || ksft_skip_all "ibverbs-utils not installed"
 multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
@@ -37,12 +37,8 @@ t_check "metaroce command and metaroce(8) installed" [ -x "$cli" -a -f "$man8" ]
 mroce_loaded || t_check "modprobe metaroce (installed copy)" modprobe metaroce
 mroce_loaded || ksft_skip_all "metaroce not loaded"
 
-va=$(uname_of a) vb=$(uname_of b) dev=i$$x
-veth_pair "$va" "" "$vb" "" || ksft_skip_all "cannot create veth"
-ip addr add 192.0.2.1/24 dev "$va"
-t_check "rdma link add $dev" mroce_dev_on "$dev" "$va"
-busywait 5000 port_state_is "$dev" ACTIVE
-busywait 5000 ipv4_gid_index "$dev" >/dev/null
+dev=i$$x
+verbs_one_dev "$dev" "rdma link add $dev"
 
 t_check "ibv_devices lists $dev" sh -c "ibv_devices | grep -qw '$dev'"
 info=$(ibv_devinfo -d "$dev" 2>&1)
@@ -71,8 +67,8 @@ assert dev["abi_version"] == j["status"]["tool_abi_version"], dev
 ' "$st" "$dev"
 
 # Every object through the installed provider.
-make -s -C "$VERBS_DIR" >/dev/null || ksft_skip_all "cannot build the C tests"
-vo=$("$VERBS_BIN/verbs_objects" "$dev" "$(ipv4_gid_index "$dev")" 2>&1)
+build_c_tests
+vo=$("$SUITE_BIN/verbs_objects" "$dev" "$VERBS_GID" 2>&1)
 rc=$?
 echo "$vo" | grep -E '^not ok' | sed 's/^/# /'
 t_check "verbs_objects through the installed provider ($(grep -c '^ok' <<<"$vo") ok, exit $rc)" \

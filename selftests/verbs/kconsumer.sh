@@ -6,14 +6,14 @@
 # the handler, during traffic and during the flush of a QP entering ERR,
 # and inline SGE lengths whose 32-bit sum wraps.  The module reports TAP
 # lines in the kernel log; each becomes a subtest here.
-source "$(dirname "$0")/verbs_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
-KMOD=$VERBS_DIR/kmod/mroce_kconsumer.ko
+KMOD=$SUITE_DIR/kmod/mroce_kconsumer.ko
 
 verbs_prologue
-if [ ! -f "$KMOD" ] || [ "$KMOD" -ot "$VERBS_DIR/kmod/mroce_kconsumer.c" ]; then
+if [ ! -f "$KMOD" ] || [ "$KMOD" -ot "$SUITE_DIR/kmod/mroce_kconsumer.c" ]; then
 	timeout 900 make -s -C "/lib/modules/$(uname -r)/build" \
-		M="$VERBS_DIR/kmod" modules >/dev/null 2>&1 ||
+		M="$SUITE_DIR/kmod" modules >/dev/null 2>&1 ||
 		ksft_skip_all "cannot build the test module"
 fi
 dev=k$$c

@@ -18,22 +18,15 @@
 # (active objects x object size) are compared before and after, within
 # MROCE_T_KILL_SLAB_KB (default 512 KiB: per-CPU slabs and the rest of the
 # system move it by tens of KiB).  A leak of 512 bytes per cycle exceeds it.
-source "$(dirname "$0")/verbs_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 CYCLES=${MROCE_T_KILL_CYCLES:-1000}
 SLAB_KB=${MROCE_T_KILL_SLAB_KB:-512}
 
-mroce_load_or_skip
-use_build_provider
-make -s -C "$VERBS_DIR" >/dev/null || ksft_skip_all "cannot build the C tests"
-
-va=$(uname_of a) vb=$(uname_of b) dev=k$$x
-veth_pair "$va" "" "$vb" "" || ksft_skip_all "cannot create veth"
-ip addr add 192.0.2.1/24 dev "$va"
-t_check "rdma link add $dev" mroce_dev_on "$dev" "$va"
-busywait 5000 port_state_is "$dev" ACTIVE
-busywait 5000 ipv4_gid_index "$dev" >/dev/null
-gid=$(ipv4_gid_index "$dev")
+verbs_prologue
+dev=k$$x
+verbs_one_dev "$dev" "rdma link add $dev"
+gid=$VERBS_GID
 
 objects() { cat "/sys/class/infiniband/$dev/metaroce_objects"; }
 resources() { rdma resource show "$dev" 2>/dev/null | sed 's/^[0-9]*: //'; }
@@ -50,7 +43,7 @@ kmalloc_kb() {
 }
 
 # One held process, for the per-object counts.
-coproc HOLD { exec "$VERBS_BIN/verbs_hold" "$dev" "$gid"; }
+coproc HOLD { exec "$SUITE_BIN/verbs_hold" "$dev" "$gid"; }
 pid=$HOLD_PID
 read -r -t 10 -u "${HOLD[0]}" line
 t_check "verbs_hold created every object" [ "$line" = ready ]
@@ -60,7 +53,7 @@ wait "$pid" 2>/dev/null
 
 # A few cycles first, so that one-time allocations (libibverbs' sysfs
 # scan, first-use caches) are part of the slab baseline.
-"$VERBS_BIN/verbs_hold" -c 8 "$dev" "$gid" >/dev/null
+"$SUITE_BIN/verbs_hold" -c 8 "$dev" "$gid" >/dev/null
 busywait 10000 same_as_base
 slab0=$(kmalloc_kb)
 slabs0=$(mktemp)
@@ -69,7 +62,7 @@ cp /proc/slabinfo "$slabs0"
 echo "# kmalloc in use: ${slab0} KiB"
 
 start=$(date +%s)
-out=$("$VERBS_BIN/verbs_hold" -c "$CYCLES" "$dev" "$gid")
+out=$("$SUITE_BIN/verbs_hold" -c "$CYCLES" "$dev" "$gid")
 rc=$?
 secs=$(($(date +%s) - start))
 echo "$out"

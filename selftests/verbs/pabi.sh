@@ -7,7 +7,7 @@
 # device gets no provider, where with the right one it is listed.  The
 # build-time half and the message are tested on the host
 # (tools/provider_abi_test.sh).
-source "$(dirname "$0")/verbs_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 verbs_prologue
 dev=p$$a

@@ -10,9 +10,8 @@
 # and calls pyverbs_compare.  Each module runs once per device, within
 # PYV_TIMEOUT seconds (default 300).  MROCE_T_PYV_MODULES="m1 m2" runs only
 # those of MODULES (for development).
-source "$(dirname "${BASH_SOURCE[0]}")/verbs_lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-PY=/usr/bin/python3
 SRC=/usr/share/doc/rdma-core/tests
 PYV_TIMEOUT=${PYV_TIMEOUT:-300}
 
@@ -38,9 +37,9 @@ pyverbs_compare() {
 	t_check "rdma link add $rdev (rxe)" rdma link add "$rdev" type rxe netdev "$vb"
 	busywait 5000 port_state_is "$mdev" ACTIVE
 	busywait 5000 port_state_is "$rdev" ACTIVE
-	busywait 5000 ipv4_gid_index "$mdev" >/dev/null
-	busywait 5000 ipv4_gid_index "$rdev" >/dev/null
-	mgid=$(ipv4_gid_index "$mdev") rgid=$(ipv4_gid_index "$rdev")
+	busywait 5000 gid_index "$mdev" v4 >/dev/null
+	busywait 5000 gid_index "$rdev" v4 >/dev/null
+	mgid=$(gid_index "$mdev" v4) rgid=$(gid_index "$rdev" v4)
 	t_check "IPv4 RoCE v2 GIDs: $mdev $mgid, $rdev $rgid" [ -n "$mgid" -a -n "$rgid" ]
 
 	work=$(mktemp -d)
@@ -75,7 +74,7 @@ pyverbs_compare() {
 	[ -n "${MROCE_RESULTS:-}" ] &&
 		cp -r "$logs" "$MROCE_RESULTS/$(basename "$0" .sh)-logs" 2>/dev/null
 
-	$PY "$VERBS_DIR/pyverbs_table.py" "$logs" "${MODULES[@]}"
+	$PY "$SUITE_DIR/pyverbs_table.py" "$logs" "${MODULES[@]}"
 	rc=$?
 	[ $rc -eq 0 ] && t_pass "pyverbs: MetaRoCE passes wherever rxe does, or the difference is explained" ||
 		t_fail "pyverbs: unexplained differences with rxe (see table)"

@@ -6,12 +6,12 @@
 # every request to be acknowledged, and a SEND with Invalidate naming a key
 # that cannot be invalidated is refused without invalidating it.
 # MROCE_T_QP_EDGES_CASE=NAME runs one case.
-source "$(dirname "$0")/verbs_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
 verbs_prologue
 dev=e$$q
 verbs_one_dev "$dev"
-out=$(timeout 120 "$VERBS_BIN/qp_edges" "$dev" "$VERBS_GID" \
+out=$(timeout 120 "$SUITE_BIN/qp_edges" "$dev" "$VERBS_GID" \
 	${MROCE_T_QP_EDGES_CASE:+"$MROCE_T_QP_EDGES_CASE"})
 rc=$?
 tap_relay "" <<<"$out"
