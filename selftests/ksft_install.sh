@@ -12,6 +12,8 @@
 #                                       sources, config, settings
 #   drivers/infiniband/metaroce/lib.mk  shared build rules of the suites
 #   drivers/infiniband/metaroce/lib.sh  the shell library of every program
+#   drivers/infiniband/metaroce/verbs_test.h
+#                                       the C tests' shared setup
 #   drivers/infiniband/metaroce/mroce-root
 #                                       the MetaRoCE tree the programs use
 #                                       (metaroce.ko, the provider, the C
@@ -85,7 +87,8 @@ install_suite() {
 
 install_runner
 mkdir -p "$dest/$COLLECTION_DIR"
-install -m 644 "$HERE/lib.mk" "$HERE/lib.sh" "$dest/$COLLECTION_DIR/"
+install -p -m 644 "$HERE/lib.mk" "$HERE/lib.sh" "$HERE/verbs_test.h" \
+	"$dest/$COLLECTION_DIR/"
 echo "$ROOT" >"$dest/$COLLECTION_DIR/mroce-root"
 touch "$dest/kselftest-list.txt"
 sed -i "\|^$COLLECTION_DIR/|d" "$dest/kselftest-list.txt"

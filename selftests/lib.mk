@@ -2,7 +2,8 @@
 #
 # Shared rules of the VM selftest suites (the kselftest lib.mk pattern).  A
 # suite's Makefile sets SUITE, TEST_PROGS (run in order by run_guest.sh) and
-# TEST_GEN_PROGS (C programs built from <name>.c against libibverbs into
+# TEST_GEN_PROGS (C programs built from <name>.c, which include
+# ../verbs_test.h, against libibverbs into
 # <repo>/build/selftests/$(SUITE)), then includes this file.
 
 # The MetaRoCE tree; an installed kselftest tree records it in ../mroce-root.
@@ -17,7 +18,7 @@ TEST_GEN_PROGS := $(addprefix $(OUT)/,$(TEST_GEN_PROGS))
 .PHONY: all list clean
 all: $(TEST_GEN_PROGS)
 
-$(OUT)/%: %.c $(wildcard *.h) | $(OUT)
+$(OUT)/%: %.c $(wildcard *.h ../verbs_test.h) | $(OUT)
 	$(CC) $(CFLAGS) -o $@ $< -libverbs
 
 $(OUT):

@@ -40,7 +40,7 @@
 #include <unistd.h>
 #include <infiniband/verbs.h>
 
-#include "dp_test.h"
+#include "../verbs_test.h"
 
 #define BUF_SIZE	(1u << 20)	/* per side: two MRs of 512 KiB */
 #define SLOT_SIZE	(128u << 10)	/* SGEs never share a slot */
@@ -91,82 +91,49 @@ static uint64_t fnv_add(uint64_t h, const uint8_t *p, size_t len)
 
 #define FNV_INIT 0xcbf29ce484222325ULL
 
-static void die(const char *what)
-{
-	perror(what);
-	exit(2);
-}
-
 static void setup(struct side *s)
 {
 	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 		     IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
-	struct ibv_qp_init_attr init = {
-		.qp_type = uc ? IBV_QPT_UC : IBV_QPT_RC,
-		.cap = { .max_send_wr = 64, .max_recv_wr = 64,
-			 .max_send_sge = MAX_SGE, .max_recv_sge = MAX_SGE,
-			 .max_inline_data = MAX_INLINE },
+	struct ibv_qp_cap cap = {
+		.max_send_wr = 64, .max_recv_wr = 64,
+		.max_send_sge = MAX_SGE, .max_recv_sge = MAX_SGE,
+		.max_inline_data = MAX_INLINE,
 	};
-	struct ibv_port_attr port;
 
-	s->ctx = dp_open_dev(s->name);
+	s->ctx = vt_open_dev(s->name);
 	if (!s->ctx)
-		die(s->name);
+		vt_bail(s->name);
 	s->pd = ibv_alloc_pd(s->ctx);
 	s->cq = ibv_create_cq(s->ctx, 256, NULL, NULL, 0);
 	if (posix_memalign((void **)&s->buf, 4096, BUF_SIZE) || !s->pd || !s->cq)
-		die("alloc");
+		vt_bail("alloc");
 	s->mr[0] = ibv_reg_mr(s->pd, s->buf, BUF_SIZE / 2, access);
 	s->mr[1] = ibv_reg_mr(s->pd, s->buf + BUF_SIZE / 2, BUF_SIZE / 2,
 			      access);
-	init.send_cq = s->cq;
-	init.recv_cq = s->cq;
-	s->qp = ibv_create_qp(s->pd, &init);
+	s->qp = vt_create_qp(s->pd, s->cq, NULL,
+			     uc ? IBV_QPT_UC : IBV_QPT_RC, &cap);
 	if (!s->mr[0] || !s->mr[1] || !s->qp)
-		die("mr/qp");
-	if (ibv_query_port(s->ctx, 1, &port) ||
-	    ibv_query_gid(s->ctx, 1, s->gid_idx, &s->gid))
-		die("query");
-	s->mtu = port.active_mtu;
+		vt_bail("mr/qp");
+	if (vt_port_gid(s->ctx, s->gid_idx, &s->gid, &s->mtu))
+		vt_bail("query");
 	s->psn = rnd(1u << 24);
 }
 
 static void connect_qp(struct side *s, struct side *peer)
 {
-	struct ibv_qp_attr a = {};
+	struct vt_conn c = {
+		.mtu = s->mtu < peer->mtu ? s->mtu : peer->mtu,
+		.rq_psn = peer->psn, .sq_psn = s->psn, .rd_atomic = 16,
+		.min_rnr_timer = 12, .timeout = 14, .retry_cnt = 7,
+		.rnr_retry = 7, .traffic_class = tclass, .uc = uc,
+	};
 
-	if (dp_qp_init(s->qp, IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+	if (vt_qp_init(s->qp, IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
 			      IBV_ACCESS_REMOTE_ATOMIC))
-		die("INIT");
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = s->mtu < peer->mtu ? s->mtu : peer->mtu;
-	a.dest_qp_num = peer->qp->qp_num;
-	a.rq_psn = peer->psn;
-	a.max_dest_rd_atomic = 16;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = peer->gid;
-	a.ah_attr.grh.sgid_index = s->gid_idx;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.grh.traffic_class = tclass;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV |
-			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  (uc ? 0 : IBV_QP_MAX_DEST_RD_ATOMIC |
-				    IBV_QP_MIN_RNR_TIMER)))
-		die("RTR");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.sq_psn = s->psn;
-	a.max_rd_atomic = 16;
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
-			  (uc ? 0 : IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				    IBV_QP_RNR_RETRY |
-				    IBV_QP_MAX_QP_RD_ATOMIC)))
-		die("RTS");
+		vt_bail("INIT");
+	if (vt_connect(s->qp, &peer->gid, s->gid_idx, peer->qp->qp_num, &c))
+		vt_bail("RTR/RTS");
 }
 
 /* Random SGEs over distinct slots of @s's buffer, @len bytes in all. */
@@ -448,12 +415,12 @@ static double bench_writes(struct side *a, struct ibv_mr *dst, uint64_t raddr,
 	while (done < n) {
 		while (posted < n && posted - done < BENCH_DEPTH) {
 			if (ibv_post_send(a->qp, &wr, &bad))
-				die("post_send");
+				vt_bail("post_send");
 			posted++;
 		}
 		k = ibv_poll_cq(a->cq, BENCH_DEPTH, wc);
 		if (k < 0)
-			die("poll_cq");
+			vt_bail("poll_cq");
 		while (k-- > 0) {
 			if (wc[k].status != IBV_WC_SUCCESS) {
 				fprintf(stderr, "WRITE: %s\n",
@@ -477,11 +444,11 @@ static int bench(struct side *a, struct side *b, size_t mib, int n)
 	big = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (big == MAP_FAILED)
-		die("mmap");
+		vt_bail("mmap");
 	dst = ibv_reg_mr(b->pd, big, size, IBV_ACCESS_LOCAL_WRITE |
 			 IBV_ACCESS_REMOTE_WRITE);
 	if (!dst)
-		die("reg_mr");
+		vt_bail("reg_mr");
 	fill(a->buf, BENCH_LEN);
 	for (r = 0; r < 4; r++)
 		for (i = 0; i < 2; i++)

@@ -54,7 +54,7 @@
 #include <unistd.h>
 #include <infiniband/verbs.h>
 
-#include "dp_test.h"
+#include "../verbs_test.h"
 
 #define PAGE		4096u
 #define GUARD		PAGE		/* guard bytes on each side of the MR */
@@ -91,28 +91,6 @@ struct conn {
 };
 
 static struct side A, B;
-static int ntests, nfail;
-static char why[256];
-
-#define FAILED(...) do { \
-	snprintf(why, sizeof(why), __VA_ARGS__); \
-	return -1; \
-} while (0)
-
-static double now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "%s: %s\n", what, strerror(errno));
-	printf("Bail out! %s\n", what);
-	exit(2);
-}
 
 static long counter(struct side *s, const char *name)
 {
@@ -136,27 +114,23 @@ static long counter(struct side *s, const char *name)
 
 static void dev_open(struct side *s)
 {
-	struct ibv_port_attr port;
-
-	s->ctx = dp_open_dev(s->name);
+	s->ctx = vt_open_dev(s->name);
 	if (!s->ctx)
-		die(s->name);
+		vt_bail(s->name);
 	s->pd = ibv_alloc_pd(s->ctx);
 	if (!s->pd || posix_memalign((void **)&s->buf, PAGE, BUF_LEN))
-		die("alloc");
+		vt_bail("alloc");
 	s->mem = s->buf + GUARD;
 	s->mr = ibv_reg_mr(s->pd, s->mem, MR_LEN, IBV_ACCESS_LOCAL_WRITE |
 			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
 			   IBV_ACCESS_REMOTE_ATOMIC);
 	s->mr_local = ibv_reg_mr(s->pd, s->mem, MR_LEN, IBV_ACCESS_LOCAL_WRITE);
 	if (!s->mr || !s->mr_local)
-		die("reg_mr");
+		vt_bail("reg_mr");
 	s->mr_mw = ibv_reg_mr(s->pd, s->mem, MR_LEN, IBV_ACCESS_LOCAL_WRITE |
 			      IBV_ACCESS_MW_BIND);
-	if (ibv_query_port(s->ctx, 1, &port) ||
-	    ibv_query_gid(s->ctx, 1, s->gid_idx, &s->gid))
-		die("query");
-	s->mtu = port.active_mtu;
+	if (vt_port_gid(s->ctx, s->gid_idx, &s->gid, &s->mtu))
+		vt_bail("query");
 	s->mroce = counter(s, "rx_drop_no_qp") >= 0;
 }
 
@@ -173,9 +147,9 @@ static int guards_check(struct side *s)
 	for (i = 0; i < GUARD; i++)
 		if (s->buf[i] != GUARD_BYTE ||
 		    s->buf[GUARD + MR_LEN + i] != GUARD_BYTE)
-			FAILED("%s: guard byte %s+%u changed", s->name,
-			       s->buf[i] != GUARD_BYTE ? "before" : "after",
-			       i);
+			VT_FAIL("%s: guard byte %s+%u changed", s->name,
+				s->buf[i] != GUARD_BYTE ? "before" : "after",
+				i);
 	return 0;
 }
 
@@ -195,7 +169,7 @@ static void qp_create_type(struct side *s, enum ibv_qp_type type)
 	s->scq = ibv_create_cq(s->ctx, 4 * NFLUSH, NULL, NULL, 0);
 	s->rcq = ibv_create_cq(s->ctx, 4 * NFLUSH, NULL, NULL, 0);
 	if (!s->scq || !s->rcq)
-		die("create_cq");
+		vt_bail("create_cq");
 	init.send_cq = s->scq;
 	init.recv_cq = s->rcq;
 	if (want_qpx) {
@@ -206,7 +180,7 @@ static void qp_create_type(struct side *s, enum ibv_qp_type type)
 	}
 	s->qp = ibv_create_qp_ex(s->ctx, &init);
 	if (!s->qp)
-		die("create_qp");
+		vt_bail("create_qp");
 }
 
 static void qp_create(struct side *s)
@@ -217,29 +191,31 @@ static void qp_create(struct side *s)
 static void qp_destroy(struct side *s)
 {
 	if (s->qp && ibv_destroy_qp(s->qp))
-		die("destroy_qp");
+		vt_bail("destroy_qp");
 	s->qp = NULL;
 	if (ibv_destroy_cq(s->scq) || ibv_destroy_cq(s->rcq))
-		die("destroy_cq");
+		vt_bail("destroy_cq");
 }
 
 static int qp_connect(struct side *s, struct side *peer, const struct conn *c,
 		      int access, uint32_t dqpn)
 {
-	struct dp_rc_knobs k = {
+	struct vt_conn k = {
 		.mtu = s->mtu < peer->mtu ? s->mtu : peer->mtu,
-		.psn = 0x100,
+		.rq_psn = 0x100,
+		.sq_psn = 0x100,
+		.rd_atomic = 4,
 		.min_rnr_timer = c->min_rnr_timer,
 		.timeout = c->timeout,
 		.retry_cnt = c->retry_cnt,
 		.rnr_retry = c->rnr_retry,
 	};
 
-	if (dp_qp_init(s->qp, access))
+	if (vt_qp_init(s->qp, access))
 		return -1;
 	if (k.mtu > IBV_MTU_1024)
 		k.mtu = IBV_MTU_1024;
-	return dp_rc_connect(s->qp, &peer->gid, s->gid_idx, dqpn, &k);
+	return vt_connect(s->qp, &peer->gid, s->gid_idx, dqpn, &k);
 }
 
 static const struct conn conn_default = {
@@ -255,7 +231,7 @@ static void pair_up(const struct conn *c)
 	if (qp_connect(&A, &B, c, c->access,
 		       B.qp->qp_num + c->dest_qpn_delta) ||
 	    qp_connect(&B, &A, c, c->access, A.qp->qp_num))
-		die("connect");
+		vt_bail("connect");
 }
 
 static void pair_down(void)
@@ -267,7 +243,7 @@ static void pair_down(void)
 /* Wait up to @ms for one completion on @cq; 0 when one came. */
 static int poll_wc(struct ibv_cq *cq, struct ibv_wc *wc, double ms)
 {
-	double end = now_ms() + ms;
+	double end = vt_now_ms() + ms;
 	int n;
 
 	do {
@@ -277,7 +253,7 @@ static int poll_wc(struct ibv_cq *cq, struct ibv_wc *wc, double ms)
 		if (n)
 			return 0;
 		usleep(200);
-	} while (now_ms() < end);
+	} while (vt_now_ms() < end);
 	return -1;
 }
 
@@ -314,8 +290,8 @@ static int expect_wc_alt(struct ibv_cq *cq, const char *who, uint64_t wr_id,
 
 	if (poll_wc(cq, &wc, ms)) {
 		dump_qps();
-		FAILED("%s: no completion for wr %" PRIu64 " in %.0f ms", who,
-		       wr_id, ms);
+		VT_FAIL("%s: no completion for wr %" PRIu64 " in %.0f ms", who,
+			wr_id, ms);
 	}
 	if (wc.wr_id == wr_id && alt >= 0 && wc.status == (unsigned int)alt) {
 		printf("# %s: %s where IBTA says %s (rxe)\n", who,
@@ -323,9 +299,9 @@ static int expect_wc_alt(struct ibv_cq *cq, const char *who, uint64_t wr_id,
 		return 0;
 	}
 	if (wc.wr_id != wr_id || wc.status != status)
-		FAILED("%s: wr %" PRIu64 " %s, want wr %" PRIu64 " %s", who,
-		       wc.wr_id, ibv_wc_status_str(wc.status), wr_id,
-		       ibv_wc_status_str(status));
+		VT_FAIL("%s: wr %" PRIu64 " %s, want wr %" PRIu64 " %s", who,
+			wc.wr_id, ibv_wc_status_str(wc.status), wr_id,
+			ibv_wc_status_str(status));
 	return 0;
 }
 
@@ -340,25 +316,25 @@ static int expect_no_wc(struct ibv_cq *cq, const char *who, double ms)
 	struct ibv_wc wc;
 
 	if (!poll_wc(cq, &wc, ms))
-		FAILED("%s: unexpected completion wr %" PRIu64 " %s", who,
-		       wc.wr_id, ibv_wc_status_str(wc.status));
+		VT_FAIL("%s: unexpected completion wr %" PRIu64 " %s", who,
+			wc.wr_id, ibv_wc_status_str(wc.status));
 	return 0;
 }
 
 static int expect_state(struct side *s, enum ibv_qp_state want, double ms)
 {
-	double end = now_ms() + ms;
+	double end = vt_now_ms() + ms;
 	struct ibv_qp_init_attr init;
 	struct ibv_qp_attr a;
 
 	do {
 		if (ibv_query_qp(s->qp, &a, IBV_QP_STATE, &init))
-			FAILED("%s: query_qp: %s", s->name, strerror(errno));
+			VT_FAIL("%s: query_qp: %s", s->name, strerror(errno));
 		if (a.qp_state == want)
 			return 0;
 		usleep(1000);
-	} while (now_ms() < end);
-	FAILED("%s: QP state %d, want %d", s->name, a.qp_state, want);
+	} while (vt_now_ms() < end);
+	VT_FAIL("%s: QP state %d, want %d", s->name, a.qp_state, want);
 }
 
 static int post_recv(struct side *s, uint64_t wr_id, void *addr, uint32_t len)
@@ -371,7 +347,7 @@ static int post_recv(struct side *s, uint64_t wr_id, void *addr, uint32_t len)
 	}, *bad;
 
 	if (ibv_post_recv(s->qp, &wr, &bad))
-		FAILED("%s: post_recv: %s", s->name, strerror(errno));
+		VT_FAIL("%s: post_recv: %s", s->name, strerror(errno));
 	return 0;
 }
 
@@ -396,7 +372,7 @@ static int post_send(struct side *s, uint64_t wr_id, enum ibv_wr_opcode op,
 		wr.wr.rdma.rkey = rkey;
 	}
 	if (ibv_post_send(s->qp, &wr, &bad))
-		FAILED("%s: post_send: %s", s->name, strerror(errno));
+		VT_FAIL("%s: post_send: %s", s->name, strerror(errno));
 	return 0;
 }
 
@@ -428,7 +404,8 @@ static int t_rnr_late(void)
 	      expect_wc(A.scq, "A send", 1, IBV_WC_SUCCESS, 5000) ||
 	      expect_wc(B.rcq, "B recv", 2, IBV_WC_SUCCESS, 1000);
 	if (!err && B.mroce && counter(&B, "tx_rnr_naks") - naks < 2) {
-		snprintf(why, sizeof(why), "B sent %ld RNR NAKs in 300 ms",
+		snprintf(vt_why, sizeof(vt_why),
+			 "B sent %ld RNR NAKs in 300 ms",
 			 counter(&B, "tx_rnr_naks") - naks);
 		err = -1;
 	}
@@ -484,7 +461,7 @@ static int t_qp_state(void)
 	una = qp_field(&A, "sq-una");
 	max = qp_field(&A, "sq-max");
 	if (!err && (wait != 1 || una < 0 || max != una + 1)) {
-		snprintf(why, sizeof(why),
+		snprintf(vt_why, sizeof(vt_why),
 			 "in the RNR wait: rnr-wait %ld sq-una %ld sq-max %ld",
 			 wait, una, max);
 		dump_qps();
@@ -497,7 +474,7 @@ static int t_qp_state(void)
 		una = qp_field(&A, "sq-una");
 		max = qp_field(&A, "sq-max");
 		if (wait != 0 || una != max || qp_field(&A, "comp-idx") != 1) {
-			snprintf(why, sizeof(why),
+			snprintf(vt_why, sizeof(vt_why),
 				 "after the ACK: rnr-wait %ld sq-una %ld sq-max %ld",
 				 wait, una, max);
 			dump_qps();
@@ -522,34 +499,36 @@ static int t_rnr_exc(int n)
 	c.min_rnr_timer = 20;	/* 10.24 ms */
 	min = n * rnr_us(c.min_rnr_timer) / 1000;
 	pair_up(&c);
-	t0 = now_ms();
+	t0 = vt_now_ms();
 	err = post_send(&A, 1, IBV_WR_SEND, A.mem, 100, 0, 0) ||
 	      expect_wc(A.scq, "A send", 1, IBV_WC_RNR_RETRY_EXC_ERR,
 			min * 4 + 5000);
-	ms = now_ms() - t0;
+	ms = vt_now_ms() - t0;
 	if (!err && ms < min * 0.9) {
-		snprintf(why, sizeof(why), "failed after %.1f ms < %d x %.2f ms",
+		snprintf(vt_why, sizeof(vt_why),
+			 "failed after %.1f ms < %d x %.2f ms",
 			 ms, n, rnr_us(c.min_rnr_timer) / 1000);
 		err = -1;
 	}
 	if (!err && B.mroce && counter(&B, "tx_rnr_naks") - naks != n + 1) {
-		snprintf(why, sizeof(why), "B sent %ld RNR NAKs, want %d",
+		snprintf(vt_why, sizeof(vt_why), "B sent %ld RNR NAKs, want %d",
 			 counter(&B, "tx_rnr_naks") - naks, n + 1);
 		err = -1;
 	}
 	/* Nothing but the RNR NAKs: no ACK behind each of them. */
 	if (!err && B.mroce && counter(&B, "tx_packets") - btx != n + 1) {
-		snprintf(why, sizeof(why), "B sent %ld packets, want %d",
+		snprintf(vt_why, sizeof(vt_why), "B sent %ld packets, want %d",
 			 counter(&B, "tx_packets") - btx, n + 1);
 		err = -1;
 	}
 	if (!err && A.mroce && counter(&A, "rx_drop_seq") != stale) {
-		snprintf(why, sizeof(why), "A dropped %ld stale responses",
+		snprintf(vt_why, sizeof(vt_why),
+			 "A dropped %ld stale responses",
 			 counter(&A, "rx_drop_seq") - stale);
 		err = -1;
 	}
 	if (!err && A.mroce && counter(&A, "rnr_waits") - waits != n) {
-		snprintf(why, sizeof(why), "A waited %ld times, want %d",
+		snprintf(vt_why, sizeof(vt_why), "A waited %ld times, want %d",
 			 counter(&A, "rnr_waits") - waits, n);
 		err = -1;
 	}
@@ -582,31 +561,32 @@ static int t_retry(int how)
 	pair_up(&c);
 	if (how == PEER_DESTROYED) {
 		if (ibv_destroy_qp(B.qp))
-			die("destroy_qp");
+			vt_bail("destroy_qp");
 		B.qp = NULL;
 	} else if (how == PEER_ERR) {
 		struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
 
 		if (ibv_modify_qp(B.qp, &a, IBV_QP_STATE))
-			die("modify ERR");
+			vt_bail("modify ERR");
 	}
-	t0 = now_ms();
+	t0 = vt_now_ms();
 	err = post_send(&A, 1, IBV_WR_RDMA_WRITE, A.mem, 64,
 			(uintptr_t)B.mem, B.mr->rkey) ||
 	      expect_wc(A.scq, "A write", 1, IBV_WC_RETRY_EXC_ERR,
 			(c.retry_cnt + 1) * t_ms * 8 + 5000);
-	ms = now_ms() - t0;
+	ms = vt_now_ms() - t0;
 	/* IBTA C9-141: each timeout is between T and 4 T. */
 	if (!err && (ms < (c.retry_cnt + 1) * t_ms * 0.9 ||
 		     ms > (c.retry_cnt + 1) * t_ms * 4 + 2000)) {
-		snprintf(why, sizeof(why),
+		snprintf(vt_why, sizeof(vt_why),
 			 "failed after %.1f ms, want %d x %.1f..%.1f ms", ms,
 			 c.retry_cnt + 1, t_ms, 4 * t_ms);
 		err = -1;
 	}
 	if (!err && A.mroce &&
 	    counter(&A, "retransmits") - rtx != c.retry_cnt) {
-		snprintf(why, sizeof(why), "A retransmitted %ld times, want %d",
+		snprintf(vt_why, sizeof(vt_why),
+			 "A retransmitted %ld times, want %d",
 			 counter(&A, "retransmits") - rtx, c.retry_cnt);
 		err = -1;
 	}
@@ -617,7 +597,8 @@ static int t_retry(int how)
 			 counter(&B, "rx_drop_no_qp") - noqp;
 
 		if (d != c.retry_cnt + 1) {
-			snprintf(why, sizeof(why), "B counted %ld drops, want %d",
+			snprintf(vt_why, sizeof(vt_why),
+				 "B counted %ld drops, want %d",
 				 d, c.retry_cnt + 1);
 			err = -1;
 		}
@@ -640,7 +621,7 @@ static uint8_t *region_prepare(void)
 	uint8_t *snap = malloc(MR_LEN);
 
 	if (!snap)
-		die("malloc");
+		vt_bail("malloc");
 	guards_set(&B);
 	memset(B.mem, 0x5a, MR_LEN);
 	memset(A.mem, 0x3c, MR_LEN);
@@ -652,7 +633,7 @@ static uint8_t *region_prepare(void)
 static int region_same(const uint8_t *snap)
 {
 	if (memcmp(snap, B.mem, MR_LEN))
-		FAILED("B's region changed");
+		VT_FAIL("B's region changed");
 	return 0;
 }
 
@@ -768,7 +749,7 @@ static int mw_bind(struct ibv_mw *mw, uint64_t va, uint64_t len,
 		*rkey = wr.bind_mw.rkey;
 	}
 	if (ret)
-		FAILED("B: bind type %d: %s", mw->type, strerror(ret));
+		VT_FAIL("B: bind type %d: %s", mw->type, strerror(ret));
 	return expect_wc(B.scq, "B bind", 50, IBV_WC_SUCCESS, 1000);
 }
 
@@ -781,7 +762,7 @@ static int post_inv(struct side *s, enum ibv_wr_opcode op, uint32_t rkey)
 	}, *bad;
 
 	if (ibv_post_send(s->qp, &wr, &bad))
-		FAILED("%s: post invalidate: %s", s->name, strerror(errno));
+		VT_FAIL("%s: post invalidate: %s", s->name, strerror(errno));
 	return expect_wc(s->scq, "invalidate", 51, IBV_WC_SUCCESS, 2000);
 }
 
@@ -801,12 +782,13 @@ static int t_mw(enum ibv_mw_type type, enum mw_what what)
 	int err;
 
 	if (!B.mr_mw)
-		FAILED("%s: ibv_reg_mr with IBV_ACCESS_MW_BIND failed", B.name);
+		VT_FAIL("%s: ibv_reg_mr with IBV_ACCESS_MW_BIND failed", B.name);
 	snap = region_prepare();
 	pair_up(&c);
 	mw = ibv_alloc_mw(B.pd, type);
 	if (!mw) {
-		snprintf(why, sizeof(why), "ibv_alloc_mw type %d: %s", type,
+		snprintf(vt_why, sizeof(vt_why),
+			 "ibv_alloc_mw type %d: %s", type,
 			 strerror(errno));
 		err = -1;
 		goto out;
@@ -816,7 +798,7 @@ static int t_mw(enum ibv_mw_type type, enum mw_what what)
 	      expect_wc(A.scq, "A write in the window", 1, IBV_WC_SUCCESS,
 			5000);
 	if (!err && memcmp(B.mem + 2 * PAGE - 256, A.mem, 256)) {
-		snprintf(why, sizeof(why), "the WRITE did not land");
+		snprintf(vt_why, sizeof(vt_why), "the WRITE did not land");
 		err = -1;
 	}
 	if (err)
@@ -905,7 +887,7 @@ static int t_len(uint32_t rlen, uint32_t slen)
 	/* Nothing lands past the receive buffer. */
 	for (i = rlen; !err && i < 2 * PAGE; i++)
 		if (B.mem[i] != 0x5a) {
-			snprintf(why, sizeof(why),
+			snprintf(vt_why, sizeof(vt_why),
 				 "byte %u past the %u-byte receive changed",
 				 i - rlen, rlen);
 			err = -1;
@@ -946,7 +928,8 @@ static int t_local_err(void)
 	      post_recv(&B, 12, B.mem + 2 * PAGE, 64) ||
 	      post_send(&A, 1, IBV_WR_SEND, A.mem, 64, 0, 0);
 	if (!err && ibv_post_send(A.qp, &wr, &bad)) {
-		snprintf(why, sizeof(why), "post_send: %s", strerror(errno));
+		snprintf(vt_why, sizeof(vt_why),
+			 "post_send: %s", strerror(errno));
 		err = -1;
 	}
 	err = err ||
@@ -978,7 +961,8 @@ static int t_flush(void)
 	if (!err)
 		err = expect_no_wc(A.scq, "A before ERR", 100);
 	if (!err && ibv_modify_qp(A.qp, &a, IBV_QP_STATE)) {
-		snprintf(why, sizeof(why), "modify ERR: %s", strerror(errno));
+		snprintf(vt_why, sizeof(vt_why),
+			 "modify ERR: %s", strerror(errno));
 		err = -1;
 	}
 	for (i = 0; i < NFLUSH && !err; i++) {
@@ -1005,7 +989,7 @@ static int t_flush(void)
 static void victim_prepare(uint8_t *snap)
 {
 	if (!snap)
-		die("malloc");
+		vt_bail("malloc");
 	guards_set(&A);
 	memset(A.mem, 0x5a, MR_LEN);
 	memcpy(snap, A.mem, MR_LEN);
@@ -1032,9 +1016,9 @@ static int victim(const char *kind)
 	victim_prepare(snap);
 	qp_create(&A);
 	if (qp_connect(&A, &B, &c, c.access, 0xabcde))
-		die("connect");
+		vt_bail("connect");
 	if (post_recv(&A, 7, rbuf, 64))
-		die("post_recv");
+		vt_bail("post_recv");
 	printf("victim qpn=%u psn=0x100 rkey=0x%x va=0x%" PRIx64 " len=%u\n",
 	       A.qp->qp_num, A.mr->rkey, (uint64_t)(uintptr_t)A.mem, MR_LEN);
 	/* The injector says when its packet is out (a line on stdin). */
@@ -1049,11 +1033,11 @@ static int victim(const char *kind)
 		     memcmp(snap + 2 * PAGE + 64, rbuf + 64,
 			    MR_LEN - 2 * PAGE - 64) ||
 		     (!send && memcmp(snap + 2 * PAGE, rbuf, 64)))) {
-		snprintf(why, sizeof(why), "the region changed");
+		snprintf(vt_why, sizeof(vt_why), "the region changed");
 		err = -1;
 	}
 	printf("%s victim_%s%s%s\n", err ? "not ok" : "ok", kind,
-	       err ? " # " : "", err ? why : "");
+	       err ? " # " : "", err ? vt_why : "");
 	free(snap);
 	qp_destroy(&A);
 	return err ? 1 : 0;
@@ -1070,6 +1054,10 @@ static int victim(const char *kind)
  */
 static int victim_peer(bool uc)
 {
+	static const struct vt_conn uc_conn = {
+		.mtu = IBV_MTU_1024, .rq_psn = 0x100, .sq_psn = 0x100,
+		.uc = true,
+	};
 	struct conn c = conn_default;
 	uint8_t *snap = malloc(MR_LEN);
 	char line[64];
@@ -1078,12 +1066,12 @@ static int victim_peer(bool uc)
 	victim_prepare(snap);
 	c.timeout = 0;		/* no Local ACK Timeout: the SEND stays */
 	qp_create_type(&A, uc ? IBV_QPT_UC : IBV_QPT_RC);
-	if ((uc ? dp_uc_connect(A.qp, &B.gid, A.gid_idx, 0xabcde, 0x100,
-				0x100) :
+	if ((uc ? vt_qp_init(A.qp, IBV_ACCESS_REMOTE_WRITE) ||
+		  vt_connect(A.qp, &B.gid, A.gid_idx, 0xabcde, &uc_conn) :
 		  qp_connect(&A, &B, &c, c.access, 0xabcde)) ||
 	    post_recv(&A, 7, A.mem + 2 * PAGE, 256) ||
 	    (!uc && post_send(&A, 8, IBV_WR_SEND, A.mem, 16, 0, 0)))
-		die("victim set-up");
+		vt_bail("victim set-up");
 	printf("victim qpn=%u psn=0x100 rkey=0x%x va=0x%" PRIx64 " len=%u\n",
 	       A.qp->qp_num, A.mr->rkey, (uint64_t)(uintptr_t)A.mem, MR_LEN);
 	if (!fgets(line, sizeof(line), stdin))
@@ -1092,11 +1080,11 @@ static int victim_peer(bool uc)
 	      expect_no_wc(A.scq, "victim send (a forged ACK?)", 100) ||
 	      expect_state(&A, IBV_QPS_RTS, 100) || guards_check(&A);
 	if (!err && memcmp(snap, A.mem, MR_LEN)) {
-		snprintf(why, sizeof(why), "the region changed");
+		snprintf(vt_why, sizeof(vt_why), "the region changed");
 		err = -1;
 	}
 	printf("%s victim_peer_%s%s%s\n", err ? "not ok" : "ok",
-	       uc ? "uc" : "rc", err ? " # " : "", err ? why : "");
+	       uc ? "uc" : "rc", err ? " # " : "", err ? vt_why : "");
 	free(snap);
 	qp_destroy(&A);
 	return err ? 1 : 0;
@@ -1131,22 +1119,23 @@ static int victim_read_ack(void)
 			(uintptr_t)B.mem, B.mr->rkey);
 	printf("posted\n");
 	if (!err && poll_wc(A.scq, &wc, 30000)) {
-		snprintf(why, sizeof(why), "no READ completion in 30 s");
+		snprintf(vt_why, sizeof(vt_why), "no READ completion in 30 s");
 		err = -1;
 	} else if (!err && (wc.wr_id != 9 || wc.status != IBV_WC_SUCCESS)) {
-		snprintf(why, sizeof(why), "READ wr %" PRIu64 " %s", wc.wr_id,
+		snprintf(vt_why, sizeof(vt_why),
+			 "READ wr %" PRIu64 " %s", wc.wr_id,
 			 ibv_wc_status_str(wc.status));
 		err = -1;
 	}
 	for (i = 0; !err && i < MR_LEN; i++)
 		if (A.mem[i] != B.mem[i]) {
-			snprintf(why, sizeof(why),
+			snprintf(vt_why, sizeof(vt_why),
 				 "byte %u (packet %u) never arrived", i,
 				 i / 1024);
 			err = -1;
 		}
 	printf("%s victim_read_ack%s%s\n", err ? "not ok" : "ok",
-	       err ? " # " : "", err ? why : "");
+	       err ? " # " : "", err ? vt_why : "");
 	pair_down();
 	return err ? 1 : 0;
 }
@@ -1225,14 +1214,8 @@ static const struct tcase named_cases[] = {
 
 static void run_case(const struct tcase *t)
 {
-	why[0] = 0;
-	ntests++;
-	if (t->fn(t->a1, t->a2)) {
-		nfail++;
-		printf("not ok %d %s # %s\n", ntests, t->name, why);
-	} else {
-		printf("ok %d %s\n", ntests, t->name);
-	}
+	vt_why[0] = 0;
+	vt_result(!t->fn(t->a1, t->a2), t->name, vt_why);
 }
 
 int main(int argc, char **argv)
@@ -1273,9 +1256,9 @@ int main(int argc, char **argv)
 	     i++)
 		if (strstr(named_cases[i].name, only))
 			run_case(&named_cases[i]);
-	printf("1..%d\n# %d passed, %d failed\n", ntests, ntests - nfail,
-	       nfail);
-	return nfail ? 1 : 0;
+	c = vt_plan();
+	printf("# %d passed, %d failed\n", vt_ntests - vt_nfail, vt_nfail);
+	return c;
 usage:
 	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-t CASE | -V write|send|peer_rc|peer_uc|read_ack]\n",
 		argv[0]);

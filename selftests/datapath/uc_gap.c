@@ -26,7 +26,7 @@
 #include <unistd.h>
 #include <infiniband/verbs.h>
 
-#include "dp_test.h"
+#include "../verbs_test.h"
 
 #define MTU_BYTES	1024
 #define MSG_LEN		(3 * MTU_BYTES + 100)	/* FIRST, 2 MIDDLE, LAST */
@@ -47,47 +47,43 @@ struct side {
 	uint32_t psn;
 };
 
-static void die(const char *what)
-{
-	fprintf(stderr, "uc_gap: %s failed\n", what);
-	exit(2);
-}
-
 static void setup(struct side *s, int n)
 {
-	struct ibv_qp_init_attr init = {
-		.qp_type = IBV_QPT_UC,
-		.cap = { .max_send_wr = SQ_DEPTH, .max_recv_wr = MAX_MSGS,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+	struct ibv_qp_cap cap = {
+		.max_send_wr = SQ_DEPTH, .max_recv_wr = MAX_MSGS,
+		.max_send_sge = 1, .max_recv_sge = 1,
 	};
 	size_t len = (size_t)2 * n * SLOT;
 
-	s->ctx = dp_open_dev(s->name);
+	s->ctx = vt_open_dev(s->name);
 	if (!s->ctx)
-		die(s->name);
+		vt_bail(s->name);
 	s->pd = ibv_alloc_pd(s->ctx);
 	s->cq = ibv_create_cq(s->ctx, 2 * MAX_MSGS, NULL, NULL, 0);
 	if (posix_memalign((void **)&s->buf, 4096, len) || !s->pd || !s->cq)
-		die("alloc");
+		vt_bail("alloc");
 	memset(s->buf, 0, len);
 	s->mr = ibv_reg_mr(s->pd, s->buf, len, IBV_ACCESS_LOCAL_WRITE |
 			   IBV_ACCESS_REMOTE_WRITE);
-	init.send_cq = s->cq;
-	init.recv_cq = s->cq;
-	s->qp = ibv_create_qp(s->pd, &init);
+	s->qp = vt_create_qp(s->pd, s->cq, NULL, IBV_QPT_UC, &cap);
 	if (!s->mr || !s->qp)
-		die("mr/qp");
-	if (ibv_query_gid(s->ctx, 1, s->gid_idx, &s->gid))
-		die("query_gid");
+		vt_bail("mr/qp");
+	if (vt_port_gid(s->ctx, s->gid_idx, &s->gid, NULL))
+		vt_bail("query_gid");
 	s->psn = rand() & 0xffffff;
 }
 
 /* UC: INIT, RTR and RTS with no ACK-related attribute (IBTA 9.7). */
 static void connect_qp(struct side *s, struct side *peer)
 {
-	if (dp_uc_connect(s->qp, &peer->gid, s->gid_idx, peer->qp->qp_num,
-			  peer->psn, s->psn))
-		die("connect");
+	struct vt_conn c = {
+		.mtu = IBV_MTU_1024, .rq_psn = peer->psn, .sq_psn = s->psn,
+		.uc = true,
+	};
+
+	if (vt_qp_init(s->qp, IBV_ACCESS_REMOTE_WRITE) ||
+	    vt_connect(s->qp, &peer->gid, s->gid_idx, peer->qp->qp_num, &c))
+		vt_bail("connect");
 }
 
 static uint8_t pattern(uint32_t msg, uint32_t k)
@@ -160,7 +156,7 @@ int main(int argc, char **argv)
 					   .num_sge = 1 }, *bad;
 
 		if (ibv_post_recv(b.qp, &rwr, &bad))
-			die("post_recv");
+			vt_bail("post_recv");
 	}
 
 	/* A: SEND for even messages, WRITE_WITH_IMM (imm = number) for odd. */
@@ -185,15 +181,15 @@ int main(int argc, char **argv)
 				wr.opcode = IBV_WR_SEND;
 			}
 			if (ibv_post_send(a.qp, &wr, &bad))
-				die("post_send");
+				vt_bail("post_send");
 			posted++;
 		}
 		idle = now();
 		while ((c = ibv_poll_cq(a.cq, 16, wc)) == 0)
 			if (now() - idle > 20)
-				die("send completions (none for 20 s)");
+				vt_bail("send completions (none for 20 s)");
 		if (c < 0)
-			die("poll a");
+			vt_bail("poll a");
 		for (i = 0; i < c; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS ||
 			    wc[i].wr_id != (uint64_t)sent) {
@@ -212,7 +208,7 @@ int main(int argc, char **argv)
 	while (now() - idle < 2) {
 		c = ibv_poll_cq(b.cq, 16, wc);
 		if (c < 0)
-			die("poll b");
+			vt_bail("poll b");
 		if (c)
 			idle = now();
 		for (i = 0; i < c; i++) {

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "drm_uapi.h"
-#include "vt.h"
+#include "../verbs_test.h"
 #include "kmod/mroce_dbx.h"
 
 #define BUF_SIZE	(256 * 1024)
@@ -58,23 +58,20 @@ static uint8_t *bbuf;		/* side B's memory */
 static struct ibv_mr *bmr;
 static const char *source;
 static int drm_fd = -1, dbx_fd = -1;
-static char why[256];
 
 static void side_open(struct side *s)
 {
-	struct ibv_qp_init_attr qa = {
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 128, .max_recv_wr = 16,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+	struct ibv_qp_cap cap = {
+		.max_send_wr = 128, .max_recv_wr = 16,
+		.max_send_sge = 1, .max_recv_sge = 1,
 	};
 
 	s->ctx = vt_start(s->name);
 	s->pd = ibv_alloc_pd(s->ctx);
 	s->cq = s->pd ? ibv_create_cq(s->ctx, 256, NULL, NULL, 0) : NULL;
-	if (!s->cq || ibv_query_gid(s->ctx, 1, s->gid_idx, &s->gid))
+	if (!s->cq || vt_port_gid(s->ctx, s->gid_idx, &s->gid, NULL))
 		vt_bail(s->name);
-	qa.send_cq = qa.recv_cq = s->cq;
-	s->qp = ibv_create_qp(s->pd, &qa);
+	s->qp = vt_create_qp(s->pd, s->cq, NULL, IBV_QPT_RC, &cap);
 	if (!s->qp)
 		vt_bail("ibv_create_qp");
 }
@@ -82,13 +79,13 @@ static void side_open(struct side *s)
 /* RESET -> RTS towards @peer: RC, path MTU 1024. */
 static void side_connect(struct side *s, const struct side *peer)
 {
-	static const struct dp_rc_knobs k = {
-		.mtu = IBV_MTU_1024, .min_rnr_timer = 1, .timeout = 12,
-		.retry_cnt = 3, .rnr_retry = 7,
+	static const struct vt_conn k = {
+		.mtu = IBV_MTU_1024, .rd_atomic = 4, .min_rnr_timer = 1,
+		.timeout = 12, .retry_cnt = 3, .rnr_retry = 7,
 	};
 
-	if (dp_qp_init(s->qp, ALL_ACCESS & ~IBV_ACCESS_LOCAL_WRITE) ||
-	    dp_rc_connect(s->qp, &peer->gid, s->gid_idx, peer->qp->qp_num, &k))
+	if (vt_qp_init(s->qp, ALL_ACCESS & ~IBV_ACCESS_LOCAL_WRITE) ||
+	    vt_connect(s->qp, &peer->gid, s->gid_idx, peer->qp->qp_num, &k))
 		vt_bail("connect");
 }
 
@@ -252,7 +249,7 @@ static bool ok_wc(struct side *s, const char *what)
 
 	if (st == IBV_WC_SUCCESS)
 		return true;
-	snprintf(why, sizeof(why), "%s: %s completion %s", what, s->name,
+	snprintf(vt_why, sizeof(vt_why), "%s: %s completion %s", what, s->name,
 		 st < 0 ? "missing" : ibv_wc_status_str(st));
 	return false;
 }
@@ -260,8 +257,8 @@ static bool ok_wc(struct side *s, const char *what)
 /* One transfer's result; @why, or @dflt when nothing set it. */
 static void report(bool ok, const char *what, const char *dflt)
 {
-	vt_result(ok, what, ok || *why ? why : dflt);
-	*why = 0;
+	vt_result(ok, what, ok || *vt_why ? vt_why : dflt);
+	*vt_why = 0;
 }
 
 static void t_remote(struct dbuf *d)
@@ -376,7 +373,8 @@ static bool dereg_released(struct dbuf *d)
 
 	d->mr = NULL;
 	ok = ok && dbx_state(d->fd, MROCE_DBX_QUERY, &st);
-	snprintf(why, sizeof(why), "attachments %u pins %u vmaps %u maps %u",
+	snprintf(vt_why, sizeof(vt_why),
+		 "attachments %u pins %u vmaps %u maps %u",
 		 st.attachments, st.pins, st.vmaps, st.maps);
 	return ok && !st.attachments && !st.pins && !st.vmaps && !st.maps;
 }
@@ -422,10 +420,10 @@ static void t_revoked_op(struct dbuf *d, const char *what, enum rev_op op,
 	st = ok ? wait_wc(s->cq, &wc) : -1;
 	ok = st == (int)want && *at(d, REG_IOVA) == 0xee &&
 	     !memcmp(at(d, REG_IOVA), at(d, REG_IOVA + 1), REG_LEN - 1);
-	snprintf(why, sizeof(why), "%s completion %s, want %s", s->name,
+	snprintf(vt_why, sizeof(vt_why), "%s completion %s, want %s", s->name,
 		 st < 0 ? "missing" : ibv_wc_status_str(st),
 		 ibv_wc_status_str(want));
-	vt_result(ok, what, why);
+	vt_result(ok, what, vt_why);
 	reconnect();
 }
 
@@ -439,10 +437,10 @@ static void t_revoke(void)
 	memset(at(&d, REG_IOVA), 0xee, REG_LEN);
 	ok = dbx_state(d.fd, MROCE_DBX_QUERY, &st) && st.attachments == 1 &&
 	     st.pins == 1 && st.vmaps == 1;
-	snprintf(why, sizeof(why), "attachments %u pins %u vmaps %u",
+	snprintf(vt_why, sizeof(vt_why), "attachments %u pins %u vmaps %u",
 		 st.attachments, st.pins, st.vmaps);
 	vt_result(ok, "a registered region attaches, pins and maps the buffer once",
-		  why);
+		  vt_why);
 	ok = dbx_state(d.fd, MROCE_DBX_REVOKE, &st) && st.notified == 1;
 	vt_result(ok, "the exporter revokes the buffer (move_notify to 1 importer)",
 		  strerror(errno));
@@ -457,7 +455,7 @@ static void t_revoke(void)
 		     REV_RECV_INTO, IBV_WC_LOC_PROT_ERR);
 
 	ok = dereg_released(&d);
-	vt_result(ok, "deregistering a revoked region releases everything", why);
+	vt_result(ok, "deregistering a revoked region releases everything", vt_why);
 	dbuf_free(&d);
 }
 
@@ -514,15 +512,15 @@ static void t_revoke_busy(void)
 		ok = ok && st == IBV_WC_WR_FLUSH_ERR;
 	}
 	ok = ok && first_bad == IBV_WC_REM_ACCESS_ERR && done > 50;
-	snprintf(why, sizeof(why), "%d WRITEs succeeded, then status %d",
+	snprintf(vt_why, sizeof(vt_why), "%d WRITEs succeeded, then status %d",
 		 done - 1, first_bad);
 	vt_result(ok, "revocation amid a stream of WRITEs: they succeed, then a remote access error",
-		  why);
+		  vt_why);
 	printf("# %d WRITEs landed before the revocation took effect\n",
 	       done - 1);
 	reconnect();
 	ok = dereg_released(&d);
-	vt_result(ok, "deregistering releases the buffer", why);
+	vt_result(ok, "deregistering releases the buffer", vt_why);
 	dbuf_free(&d);
 }
 
@@ -533,7 +531,7 @@ static void release_check(void)
 	dbuf_new(&d);
 	vt_result(dereg_released(&d),
 		  "dereg of a live region releases attachment, pin and mapping",
-		  why);
+		  vt_why);
 	dbuf_free(&d);
 }
 

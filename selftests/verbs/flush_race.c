@@ -31,7 +31,7 @@
 #include <infiniband/verbs.h>
 
 #include "ring_maps.h"
-#include "vt.h"
+#include "../verbs_test.h"
 
 static struct metaroce_ring *sq_hdr, *rq_hdr;
 static uint32_t sq_num, rq_num;
@@ -87,15 +87,9 @@ static void *racer(void *arg)
 
 static int to_state(struct ibv_qp *qp, enum ibv_qp_state s)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = s, .port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
-	};
-	int mask = IBV_QP_STATE;
-
 	if (s == IBV_QPS_INIT)
-		mask |= IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
-	return ibv_modify_qp(qp, &a, mask);
+		return vt_qp_init(qp, IBV_ACCESS_REMOTE_WRITE);
+	return vt_to_state(qp, s);
 }
 
 /* Non-blocking: true when an IBV_EVENT_CQ_ERR for @cq was queued. */
@@ -157,10 +151,9 @@ static void full_cq_stops(struct ibv_qp *qp, struct ibv_cq *cq)
 
 int main(int argc, char **argv)
 {
-	struct ibv_qp_init_attr ia = {
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 64, .max_recv_wr = 16,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+	struct ibv_qp_cap cap = {
+		.max_send_wr = 64, .max_recv_wr = 16,
+		.max_send_sge = 1, .max_recv_sge = 1,
 	};
 	struct ring_map before[RING_MAPS_MAX], after[RING_MAPS_MAX];
 	struct ibv_context *ctx;
@@ -188,15 +181,14 @@ int main(int argc, char **argv)
 	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
 	if (!pd || !cq)
 		vt_bail("pd/cq");
-	ia.send_cq = ia.recv_cq = cq;
 	nb = ring_maps(before);
-	qp = ibv_create_qp(pd, &ia);
+	qp = vt_create_qp(pd, cq, NULL, IBV_QPT_RC, &cap);
 	if (!qp)
 		vt_bail("create_qp");
 	na = ring_maps(after);
 	find_rings(before, nb, after, na);
-	sq_num = ia.cap.max_send_wr;
-	rq_num = ia.cap.max_recv_wr;
+	sq_num = cap.max_send_wr;
+	rq_num = cap.max_recv_wr;
 	if (to_state(qp, IBV_QPS_INIT) || to_state(qp, IBV_QPS_ERR))
 		vt_bail("modify_qp");
 	full_cq_stops(qp, cq);

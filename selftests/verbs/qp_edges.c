@@ -32,7 +32,7 @@
 #include <infiniband/verbs.h>
 
 #include "ring_maps.h"
-#include "vt.h"
+#include "../verbs_test.h"
 
 #define BUF_LEN		65536
 #define NO_SUCH_QPN	0xfffff0	/* dropped by the device: never ACKed */
@@ -49,19 +49,12 @@ static struct ibv_mr *mr;
 static union ibv_gid gid;
 static int gid_index;
 static uint8_t *buf;
-static char why[256];
-
-#define FAILED(...) do { \
-	snprintf(why, sizeof(why), __VA_ARGS__); \
-	return -1; \
-} while (0)
 
 static void end_create(struct end *e)
 {
-	struct ibv_qp_init_attr ia = {
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+	struct ibv_qp_cap cap = {
+		.max_send_wr = 16, .max_recv_wr = 16,
+		.max_send_sge = 1, .max_recv_sge = 1,
 	};
 	struct ring_map before[RING_MAPS_MAX], after[RING_MAPS_MAX];
 	struct metaroce_ring *rq;
@@ -70,9 +63,8 @@ static void end_create(struct end *e)
 	e->cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
 	if (!e->cq)
 		vt_bail("create_cq");
-	ia.send_cq = ia.recv_cq = e->cq;
 	nb = ring_maps(before);
-	e->qp = ibv_create_qp(pd, &ia);
+	e->qp = vt_create_qp(pd, e->cq, NULL, IBV_QPT_RC, &cap);
 	if (!e->qp)
 		vt_bail("create_qp");
 	na = ring_maps(after);
@@ -89,31 +81,16 @@ static void end_destroy(struct end *e)
 /* RESET -> RTS towards @dqpn, with a 1 s Local ACK Timeout. */
 static void end_connect(struct end *e, uint32_t dqpn)
 {
-	struct ibv_qp_attr rtr = {
-		.qp_state = IBV_QPS_RTR, .path_mtu = IBV_MTU_1024,
-		.dest_qp_num = dqpn, .rq_psn = 0x10,
-		.max_dest_rd_atomic = 1, .min_rnr_timer = 1,
-		.ah_attr = {
-			.is_global = 1, .port_num = 1,
-			.grh = { .dgid = gid, .sgid_index = gid_index,
-				 .hop_limit = 64 },
-		},
-	};
-	struct ibv_qp_attr rts = {
-		.qp_state = IBV_QPS_RTS, .timeout = 18, .retry_cnt = 7,
-		.rnr_retry = 7, .sq_psn = 0x10, .max_rd_atomic = 1,
+	static const struct vt_conn c = {
+		.mtu = IBV_MTU_1024, .rq_psn = 0x10, .sq_psn = 0x10,
+		.rd_atomic = 1, .min_rnr_timer = 1, .timeout = 18,
+		.retry_cnt = 7, .rnr_retry = 7,
 	};
 
-	if (dp_qp_init(e->qp, IBV_ACCESS_REMOTE_WRITE))
+	if (vt_qp_init(e->qp, IBV_ACCESS_REMOTE_WRITE))
 		vt_bail("modify INIT");
-	if (ibv_modify_qp(e->qp, &rtr, IBV_QP_STATE | IBV_QP_AV |
-			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		vt_bail("modify RTR");
-	if (ibv_modify_qp(e->qp, &rts, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			  IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
-		vt_bail("modify RTS");
+	if (vt_connect(e->qp, &gid, gid_index, dqpn, &c))
+		vt_bail("modify RTR/RTS");
 }
 
 static void pair(struct end *a, struct end *b)
@@ -142,7 +119,7 @@ static int post_send(struct end *e, uint64_t id, enum ibv_wr_opcode op,
 		wr.wr.rdma.rkey = mr->rkey;
 	}
 	if (ibv_post_send(e->qp, &wr, &bad))
-		FAILED("post_send: %s", strerror(errno));
+		VT_FAIL("post_send: %s", strerror(errno));
 	return 0;
 }
 
@@ -155,7 +132,7 @@ static int post_recv(struct end *e, uint64_t id)
 	struct ibv_recv_wr *bad;
 
 	if (ibv_post_recv(e->qp, &wr, &bad))
-		FAILED("post_recv: %s", strerror(errno));
+		VT_FAIL("post_recv: %s", strerror(errno));
 	return 0;
 }
 
@@ -170,19 +147,19 @@ static int expect_wc(struct end *e, const char *who, uint64_t id,
 	do {
 		n = ibv_poll_cq(e->cq, 1, &wc);
 		if (n < 0)
-			FAILED("%s: poll_cq failed", who);
+			VT_FAIL("%s: poll_cq failed", who);
 		if (n) {
 			if (wc.wr_id != id || wc.status != status)
-				FAILED("%s: wr %llu %s, want wr %llu %s", who,
-				       (unsigned long long)wc.wr_id,
-				       ibv_wc_status_str(wc.status),
-				       (unsigned long long)id,
-				       ibv_wc_status_str(status));
+				VT_FAIL("%s: wr %llu %s, want wr %llu %s", who,
+					(unsigned long long)wc.wr_id,
+					ibv_wc_status_str(wc.status),
+					(unsigned long long)id,
+					ibv_wc_status_str(status));
 			return 0;
 		}
 		usleep(500);
 	} while (vt_now_ms() < end);
-	FAILED("%s: no completion in %.0f ms", who, ms);
+	VT_FAIL("%s: no completion in %.0f ms", who, ms);
 }
 
 static int expect_state(struct end *e, enum ibv_qp_state want, double ms)
@@ -193,12 +170,12 @@ static int expect_state(struct end *e, enum ibv_qp_state want, double ms)
 
 	do {
 		if (ibv_query_qp(e->qp, &a, IBV_QP_STATE, &init))
-			FAILED("query_qp: %s", strerror(errno));
+			VT_FAIL("query_qp: %s", strerror(errno));
 		if (a.qp_state == want)
 			return 0;
 		usleep(1000);
 	} while (vt_now_ms() < end);
-	FAILED("QP state %d, want %d", a.qp_state, want);
+	VT_FAIL("QP state %d, want %d", a.qp_state, want);
 }
 
 /* Wait up to @ms for an SQ_DRAINED of @qp; other events are dropped. */
@@ -228,7 +205,7 @@ static int to_sqd(struct end *e)
 	};
 
 	if (ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_EN_SQD_ASYNC_NOTIFY))
-		FAILED("modify SQD: %s", strerror(errno));
+		VT_FAIL("modify SQD: %s", strerror(errno));
 	return 0;
 }
 
@@ -247,7 +224,7 @@ static int t_prod_back(void)
 	/* All four are on the wire, none acknowledged: the kernel owns them. */
 	usleep(100000);
 	if (!err && __atomic_load_n(&a.sq->consumer, __ATOMIC_ACQUIRE) != 0) {
-		snprintf(why, sizeof(why), "a SEND completed");
+		snprintf(vt_why, sizeof(vt_why), "a SEND completed");
 		err = -1;
 	}
 	if (!err) {
@@ -271,7 +248,7 @@ static int t_sqd_pending(void)
 	if (!err)
 		err = to_sqd(&a);
 	if (!err && sq_drained(a.qp, 500)) {
-		snprintf(why, sizeof(why),
+		snprintf(vt_why, sizeof(vt_why),
 			 "SQ_DRAINED with the SEND unacknowledged");
 		err = -1;
 	}
@@ -295,13 +272,13 @@ static int t_sqd_drained(void)
 	if (!err)
 		err = to_sqd(&a);
 	if (!err && sq_drained(a.qp, 300)) {
-		snprintf(why, sizeof(why), "SQ_DRAINED during RNR waits");
+		snprintf(vt_why, sizeof(vt_why), "SQ_DRAINED during RNR waits");
 		err = -1;
 	}
 	if (!err)
 		err = post_recv(&b, 7);
 	if (!err && !sq_drained(a.qp, 5000)) {
-		snprintf(why, sizeof(why), "no SQ_DRAINED in 5 s");
+		snprintf(vt_why, sizeof(vt_why), "no SQ_DRAINED in 5 s");
 		err = -1;
 	}
 	/* The event says the SEND is done: its completion is there. */
@@ -358,7 +335,7 @@ int main(int argc, char **argv)
 	fcntl(ctx->async_fd, F_SETFL, fcntl(ctx->async_fd, F_GETFL) | O_NONBLOCK);
 	pd = ibv_alloc_pd(ctx);
 	buf = calloc(1, BUF_LEN);
-	if (!pd || !buf || ibv_query_gid(ctx, 1, gid_index, &gid))
+	if (!pd || !buf || vt_port_gid(ctx, gid_index, &gid, NULL))
 		vt_bail("setup");
 	mr = ibv_reg_mr(pd, buf, BUF_LEN, IBV_ACCESS_LOCAL_WRITE |
 			IBV_ACCESS_REMOTE_WRITE);
@@ -368,8 +345,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++) {
 		if (argc > 3 && strcmp(argv[3], cases[i].name))
 			continue;
-		why[0] = 0;
-		vt_result(!cases[i].fn(), cases[i].name, why);
+		vt_why[0] = 0;
+		vt_result(!cases[i].fn(), cases[i].name, vt_why);
 	}
 	ibv_dereg_mr(mr);
 	ibv_dealloc_pd(pd);

@@ -24,23 +24,22 @@
 #include <string.h>
 #include <infiniband/verbs.h>
 
-#include "vt.h"
+#include "../verbs_test.h"
 
 #define NRECV	4
 
 static struct ibv_qp *mkqp(struct ibv_pd *pd, struct ibv_cq *cq,
 			   enum ibv_qp_type type)
 {
-	struct ibv_qp_init_attr ia = {
-		.send_cq = cq, .recv_cq = cq, .qp_type = type,
-		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+	struct ibv_qp_cap cap = {
+		.max_send_wr = 8, .max_recv_wr = 8,
+		.max_send_sge = 1, .max_recv_sge = 1,
 	};
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = 0x11111111,
 		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
 	};
-	struct ibv_qp *qp = ibv_create_qp(pd, &ia);
+	struct ibv_qp *qp = vt_create_qp(pd, cq, NULL, type, &cap);
 
 	if (!qp)
 		vt_bail("create_qp");
@@ -110,7 +109,7 @@ int main(int argc, char **argv)
 			vt_bail("post_recv");
 	aa.grh.sgid_index = atoi(argv[2]);
 	aa.grh.hop_limit = 1;
-	if (ibv_query_gid(ctx, 1, aa.grh.sgid_index, &aa.grh.dgid))
+	if (vt_port_gid(ctx, aa.grh.sgid_index, &aa.grh.dgid, NULL))
 		vt_bail("query_gid");
 	ah = ibv_create_ah(pd, &aa);
 	if (!ah)

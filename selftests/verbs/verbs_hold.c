@@ -28,17 +28,17 @@
 #include <sys/wait.h>
 #include <infiniband/verbs.h>
 
+#include "../verbs_test.h"
+
 static struct ibv_qp *mkqp(struct ibv_pd *pd, struct ibv_cq *cq,
 			   struct ibv_srq *srq, enum ibv_qp_type type)
 {
-	struct ibv_qp_init_attr ia = {
-		.send_cq = cq, .recv_cq = cq, .srq = srq, .qp_type = type,
-		.cap = { .max_send_wr = 64, .max_recv_wr = 64,
-			 .max_send_sge = 2, .max_recv_sge = 2,
-			 .max_inline_data = 64 },
+	struct ibv_qp_cap cap = {
+		.max_send_wr = 64, .max_recv_wr = 64,
+		.max_send_sge = 2, .max_recv_sge = 2, .max_inline_data = 64,
 	};
 
-	return ibv_create_qp(pd, &ia);
+	return vt_create_qp(pd, cq, srq, type, &cap);
 }
 
 static int die(const char *what)
@@ -76,7 +76,7 @@ static int hold(struct ibv_device *dev, int gid_index, int ready_fd)
 		return die("open");
 	aa.grh.sgid_index = gid_index;
 	aa.grh.hop_limit = 1;
-	if (ibv_query_gid(ctx, 1, aa.grh.sgid_index, &aa.grh.dgid))
+	if (vt_port_gid(ctx, aa.grh.sgid_index, &aa.grh.dgid, NULL))
 		return die("query_gid");
 	buf = aligned_alloc(4096, len);
 	ch = ibv_create_comp_channel(ctx);
@@ -96,10 +96,8 @@ static int hold(struct ibv_device *dev, int gid_index, int ready_fd)
 	ah = ibv_create_ah(pd, &aa);
 	if (!srq || !rc || !uc || !ud || !srq_qp || !ah)
 		return die("srq/qp/ah");
-	if (ibv_modify_qp(rc, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) ||
-	    ibv_modify_qp(uc, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+	if (vt_qp_init(rc, IBV_ACCESS_REMOTE_WRITE) ||
+	    vt_qp_init(uc, IBV_ACCESS_REMOTE_WRITE))
 		return die("modify rc/uc");
 	a.qkey = 0x11111111;
 	if (ibv_modify_qp(ud, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |

@@ -17,70 +17,27 @@
 #include <sys/mman.h>
 #include <infiniband/verbs.h>
 
-static int t_num, t_failed;
+#include "../verbs_test.h"
+
 static struct ibv_context *ctx, *ctx2;
 static struct ibv_device_attr dattr;
 static struct ibv_port_attr pattr;
 static int gid_index;
 static union ibv_gid gid;
 
-static void check(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", cond ? "ok" : "not ok", ++t_num);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		t_failed++;
-	fflush(stdout);
-}
-
 /* A call returning NULL or nonzero must have failed with @want. */
 #define CHECK_ERRNO(call_ok, want, what) do { \
 	int ok_ = !(call_ok), e_ = errno; \
-	check(ok_ && e_ == (want), "%s fails with %s (errno %d)", \
-	      what, #want, e_); \
+	vt_check(ok_ && e_ == (want), "%s fails with %s (errno %d)", \
+		 what, #want, e_); \
 } while (0)
 
 /* A call returning an errno value must return @want. */
 #define CHECK_RC(expr, want, what) do { \
 	int rc_ = (expr); \
-	check(rc_ == (want), "%s fails with %s (got %d)", what, #want, rc_); \
+	vt_check(rc_ == (want), "%s fails with %s (got %d)", what, #want, \
+		 rc_); \
 } while (0)
-
-static struct ibv_context *open_dev(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *c = NULL;
-	int i;
-
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			c = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return c;
-}
-
-static int to_state(struct ibv_qp *qp, enum ibv_qp_state s)
-{
-	struct ibv_qp_attr a = { .qp_state = s };
-
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE);
-}
-
-static int rc_to_init(struct ibv_qp *qp)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT, .port_num = 1, .pkey_index = 0,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
-	};
-
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			     IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-}
 
 static int rc_to_rtr(struct ibv_qp *qp, uint32_t dqpn, int rd_atom)
 {
@@ -117,14 +74,13 @@ static struct ibv_qp *mkqp(struct ibv_pd *pd, struct ibv_cq *cq,
 			   struct ibv_srq *srq, enum ibv_qp_type type,
 			   uint32_t wr, uint32_t sge, uint32_t inl)
 {
-	struct ibv_qp_init_attr ia = {
-		.send_cq = cq, .recv_cq = cq, .srq = srq, .qp_type = type,
-		.cap = { .max_send_wr = wr, .max_recv_wr = wr,
-			 .max_send_sge = sge, .max_recv_sge = sge,
-			 .max_inline_data = inl },
+	struct ibv_qp_cap cap = {
+		.max_send_wr = wr, .max_recv_wr = wr,
+		.max_send_sge = sge, .max_recv_sge = sge,
+		.max_inline_data = inl,
 	};
 
-	return ibv_create_qp(pd, &ia);
+	return vt_create_qp(pd, cq, srq, type, &cap);
 }
 
 static int poll_n(struct ibv_cq *cq, struct ibv_wc *wc, int n)
@@ -146,26 +102,26 @@ static void test_device(void)
 {
 	struct ibv_device_attr_ex ex;
 
-	check(!ibv_query_device(ctx, &dattr), "ibv_query_device");
-	check(!ibv_query_device_ex(ctx, NULL, &ex) &&
-	      ex.orig_attr.max_qp == dattr.max_qp, "ibv_query_device_ex");
-	check(!ibv_query_port(ctx, 1, &pattr) &&
-	      pattr.state == IBV_PORT_ACTIVE &&
-	      pattr.link_layer == IBV_LINK_LAYER_ETHERNET,
-	      "ibv_query_port: ACTIVE, Ethernet");
+	vt_check(!ibv_query_device(ctx, &dattr), "ibv_query_device");
+	vt_check(!ibv_query_device_ex(ctx, NULL, &ex) &&
+		 ex.orig_attr.max_qp == dattr.max_qp, "ibv_query_device_ex");
+	vt_check(!ibv_query_port(ctx, 1, &pattr) &&
+		 pattr.state == IBV_PORT_ACTIVE &&
+		 pattr.link_layer == IBV_LINK_LAYER_ETHERNET,
+		 "ibv_query_port: ACTIVE, Ethernet");
 	CHECK_RC(ibv_query_port(ctx, 2, &pattr), EINVAL,
 		 "ibv_query_port on port 2");
 	ibv_query_port(ctx, 1, &pattr);
-	check(!ibv_query_gid(ctx, 1, gid_index, &gid) && gid.raw[10] == 0xff,
-	      "ibv_query_gid %d is IPv4-mapped", gid_index);
-	check(ibv_query_gid(ctx, 1, pattr.gid_tbl_len, &gid) != 0,
-	      "ibv_query_gid past gid_tbl_len fails");
+	vt_check(!ibv_query_gid(ctx, 1, gid_index, &gid) && gid.raw[10] == 0xff,
+		 "ibv_query_gid %d is IPv4-mapped", gid_index);
+	vt_check(ibv_query_gid(ctx, 1, pattr.gid_tbl_len, &gid) != 0,
+		 "ibv_query_gid past gid_tbl_len fails");
 	ibv_query_gid(ctx, 1, gid_index, &gid);
 	{
 		uint16_t pkey;
 
-		check(!ibv_query_pkey(ctx, 1, 0, &pkey) && pkey == 0xffff,
-		      "ibv_query_pkey 0 is the default pkey");
+		vt_check(!ibv_query_pkey(ctx, 1, 0, &pkey) && pkey == 0xffff,
+			 "ibv_query_pkey 0 is the default pkey");
 	}
 }
 
@@ -195,7 +151,7 @@ static void test_pd(void)
 	int n = 0, err = 0, used = pds_in_use(), room;
 	struct ibv_pd **pds;
 
-	check(used >= 0, "PDs in use read from sysfs (%d)", used);
+	vt_check(used >= 0, "PDs in use read from sysfs (%d)", used);
 	room = dattr.max_pd - (used > 0 ? used : 0);
 	pds = calloc(dattr.max_pd + 1, sizeof(*pds));
 	while (n <= dattr.max_pd) {
@@ -206,9 +162,9 @@ static void test_pd(void)
 		}
 		n++;
 	}
-	check(n == room && err == ENOMEM,
-	      "exactly max_pd (%d) less the %d in use, then ENOMEM (got %d, errno %d)",
-	      dattr.max_pd, used, n, err);
+	vt_check(n == room && err == ENOMEM,
+		 "exactly max_pd (%d) less the %d in use, then ENOMEM (got %d, errno %d)",
+		 dattr.max_pd, used, n, err);
 	while (n--)
 		ibv_dealloc_pd(pds[n]);
 	free(pds);
@@ -242,10 +198,10 @@ static void test_mr_keys(struct ibv_pd *pd, char *buf)
 		for (j = 0; j < i; j++)
 			dup += mr[j]->rkey == mr[i]->rkey;
 	}
-	check(n == NKEYS && !dup && small < NKEYS / 4,
-	      "%d registrations: distinct keys, %d of %d index steps below 2^16 (first keys 0x%x 0x%x 0x%x)",
-	      n, small, n - 1, n > 0 ? mr[0]->rkey : 0, n > 1 ? mr[1]->rkey : 0,
-	      n > 2 ? mr[2]->rkey : 0);
+	vt_check(n == NKEYS && !dup && small < NKEYS / 4,
+		 "%d registrations: distinct keys, %d of %d index steps below 2^16 (first keys 0x%x 0x%x 0x%x)",
+		 n, small, n - 1, n > 0 ? mr[0]->rkey : 0, n > 1 ? mr[1]->rkey : 0,
+		 n > 2 ? mr[2]->rkey : 0);
 	while (n--)
 		ibv_dereg_mr(mr[n]);
 }
@@ -259,18 +215,18 @@ static void test_mr(struct ibv_pd *pd)
 
 	mr = ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE |
 			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
-	check(mr && mr->lkey && mr->length == len && mr->addr == buf,
-	      "ibv_reg_mr 64 KiB");
-	check(mr && !ibv_dereg_mr(mr), "ibv_dereg_mr");
+	vt_check(mr && mr->lkey && mr->length == len && mr->addr == buf,
+		 "ibv_reg_mr 64 KiB");
+	vt_check(mr && !ibv_dereg_mr(mr), "ibv_dereg_mr");
 
 	mr = ibv_reg_mr(pd, buf + 1, 3, IBV_ACCESS_LOCAL_WRITE);
-	check(mr != NULL, "ibv_reg_mr of 3 bytes at an odd address");
+	vt_check(mr != NULL, "ibv_reg_mr of 3 bytes at an odd address");
 	if (mr)
 		ibv_dereg_mr(mr);
 
 	mr = ibv_reg_mr_iova(pd, buf + 1, len - 1, 0x1000000001ULL,
 			     IBV_ACCESS_LOCAL_WRITE);
-	check(mr && mr->lkey, "ibv_reg_mr_iova: iova with the address's page offset");
+	vt_check(mr && mr->lkey, "ibv_reg_mr_iova: iova with the address's page offset");
 	if (mr)
 		ibv_dereg_mr(mr);
 	/*
@@ -307,17 +263,17 @@ static void test_cq(void)
 	int i;
 
 	cq = ibv_create_cq(ctx, 1, NULL, NULL, 0);
-	check(cq && cq->cqe >= 1, "ibv_create_cq 1 entry");
+	vt_check(cq && cq->cqe >= 1, "ibv_create_cq 1 entry");
 	i = cq ? ibv_resize_cq(cq, 100) : -1;
-	check(!i && cq->cqe >= 100, "ibv_resize_cq to 100 (cqe %d)",
-	      cq ? cq->cqe : 0);
+	vt_check(!i && cq->cqe >= 100, "ibv_resize_cq to 100 (cqe %d)",
+		 cq ? cq->cqe : 0);
 	CHECK_RC(cq ? ibv_resize_cq(cq, dattr.max_cqe + 1) : -1, EINVAL,
 		 "ibv_resize_cq past max_cqe");
-	check(cq && !ibv_destroy_cq(cq), "ibv_destroy_cq");
+	vt_check(cq && !ibv_destroy_cq(cq), "ibv_destroy_cq");
 
 	cq = ibv_create_cq(ctx, dattr.max_cqe, NULL, NULL, 0);
-	check(cq && cq->cqe >= dattr.max_cqe, "ibv_create_cq max_cqe (%d)",
-	      dattr.max_cqe);
+	vt_check(cq && cq->cqe >= dattr.max_cqe, "ibv_create_cq max_cqe (%d)",
+		 dattr.max_cqe);
 	if (cq)
 		ibv_destroy_cq(cq);
 	CHECK_ERRNO(ibv_create_cq(ctx, dattr.max_cqe + 1, NULL, NULL, 0) !=
@@ -334,7 +290,7 @@ static void test_qp_limits(struct ibv_pd *pd, struct ibv_cq *cq)
 
 	qp = mkqp(pd, cq, NULL, IBV_QPT_RC, dattr.max_qp_wr, dattr.max_sge,
 		  256);
-	check(qp != NULL, "RC QP with max_qp_wr, max_sge, 256 inline bytes");
+	vt_check(qp != NULL, "RC QP with max_qp_wr, max_sge, 256 inline bytes");
 	if (qp)
 		ibv_destroy_qp(qp);
 	CHECK_ERRNO(mkqp(pd, cq, NULL, IBV_QPT_RC, dattr.max_qp_wr + 1, 1, 0) !=
@@ -355,13 +311,13 @@ static void test_qp_state_machine(struct ibv_pd *pd, struct ibv_cq *cq)
 	int max = dattr.max_qp_rd_atom;
 
 	qp = mkqp(pd, cq, NULL, IBV_QPT_RC, 16, 2, 0);
-	check(qp && qp->qp_num >= 16, "RC QP created, qpn %u",
-	      qp ? qp->qp_num : 0);
+	vt_check(qp && qp->qp_num >= 16, "RC QP created, qpn %u",
+		 qp ? qp->qp_num : 0);
 	if (!qp)
 		return;
-	CHECK_RC(to_state(qp, IBV_QPS_RTR), EINVAL,
+	CHECK_RC(vt_to_state(qp, IBV_QPS_RTR), EINVAL,
 		    "RESET -> RTR");
-	CHECK_RC(to_state(qp, IBV_QPS_INIT), EINVAL,
+	CHECK_RC(vt_to_state(qp, IBV_QPS_INIT), EINVAL,
 		    "RESET -> INIT without the required attributes");
 	{
 		struct ibv_qp_attr b = { .qp_state = IBV_QPS_INIT,
@@ -372,32 +328,33 @@ static void test_qp_state_machine(struct ibv_pd *pd, struct ibv_cq *cq)
 					  IBV_QP_ACCESS_FLAGS),
 			    EINVAL, "RESET -> INIT on port 2");
 	}
-	check(!rc_to_init(qp), "RESET -> INIT");
+	vt_check(!vt_qp_init(qp, IBV_ACCESS_REMOTE_WRITE), "RESET -> INIT");
 	CHECK_RC(rc_to_rtr(qp, 0x1234, max + 1), EINVAL,
 		    "INIT -> RTR with max_dest_rd_atomic past max_qp_rd_atom");
-	check(!rc_to_rtr(qp, 0x1234, max), "INIT -> RTR");
+	vt_check(!rc_to_rtr(qp, 0x1234, max), "INIT -> RTR");
 	CHECK_RC(rc_to_rts(qp, max + 1), EINVAL,
 		    "RTR -> RTS with max_rd_atomic past max_qp_rd_atom");
-	check(!rc_to_rts(qp, max), "RTR -> RTS");
+	vt_check(!rc_to_rts(qp, max), "RTR -> RTS");
 	memset(&a, 0, sizeof(a));
-	check(!ibv_query_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_DEST_QPN,
+	vt_check(!ibv_query_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_DEST_QPN,
 			    &ia) &&
-	      a.qp_state == IBV_QPS_RTS && a.dest_qp_num == 0x1234 &&
-	      a.sq_psn == 0x456 && a.rq_psn == 0x123 &&
-	      a.path_mtu == IBV_MTU_1024 && a.max_rd_atomic == max &&
-	      a.max_dest_rd_atomic == max && a.timeout == 14 &&
-	      a.ah_attr.is_global &&
-	      !memcmp(&a.ah_attr.grh.dgid, &gid, sizeof(gid)) &&
-	      ia.cap.max_send_wr >= 16 && ia.qp_type == IBV_QPT_RC,
-	      "ibv_query_qp returns what was set");
-	check(!to_state(qp, IBV_QPS_SQD), "RTS -> SQD");
-	check(!to_state(qp, IBV_QPS_RTS), "SQD -> RTS");
-	check(!to_state(qp, IBV_QPS_ERR), "RTS -> ERR");
-	CHECK_RC(to_state(qp, IBV_QPS_RTS), EINVAL, "ERR -> RTS");
-	check(!to_state(qp, IBV_QPS_RESET), "ERR -> RESET");
-	check(!rc_to_init(qp) && !rc_to_rtr(qp, 7, 1) && !rc_to_rts(qp, 1),
-	      "RESET -> INIT -> RTR -> RTS again");
-	check(!ibv_destroy_qp(qp), "ibv_destroy_qp");
+		 a.qp_state == IBV_QPS_RTS && a.dest_qp_num == 0x1234 &&
+		 a.sq_psn == 0x456 && a.rq_psn == 0x123 &&
+		 a.path_mtu == IBV_MTU_1024 && a.max_rd_atomic == max &&
+		 a.max_dest_rd_atomic == max && a.timeout == 14 &&
+		 a.ah_attr.is_global &&
+		 !memcmp(&a.ah_attr.grh.dgid, &gid, sizeof(gid)) &&
+		 ia.cap.max_send_wr >= 16 && ia.qp_type == IBV_QPT_RC,
+		 "ibv_query_qp returns what was set");
+	vt_check(!vt_to_state(qp, IBV_QPS_SQD), "RTS -> SQD");
+	vt_check(!vt_to_state(qp, IBV_QPS_RTS), "SQD -> RTS");
+	vt_check(!vt_to_state(qp, IBV_QPS_ERR), "RTS -> ERR");
+	CHECK_RC(vt_to_state(qp, IBV_QPS_RTS), EINVAL, "ERR -> RTS");
+	vt_check(!vt_to_state(qp, IBV_QPS_RESET), "ERR -> RESET");
+	vt_check(!vt_qp_init(qp, IBV_ACCESS_REMOTE_WRITE) &&
+		 !rc_to_rtr(qp, 7, 1) && !rc_to_rts(qp, 1),
+		 "RESET -> INIT -> RTR -> RTS again");
+	vt_check(!ibv_destroy_qp(qp), "ibv_destroy_qp");
 }
 
 /*
@@ -436,11 +393,11 @@ static void test_uc_qp(struct ibv_pd *pd, struct ibv_cq *cq)
 	};
 
 	qp = mkqp(pd, cq, NULL, IBV_QPT_UC, 16, 2, 64);
-	check(qp && qp->qp_num >= 16, "UC QP created, qpn %u",
-	      qp ? qp->qp_num : 0);
+	vt_check(qp && qp->qp_num >= 16, "UC QP created, qpn %u",
+		 qp ? qp->qp_num : 0);
 	if (!qp)
 		return;
-	check(!rc_to_init(qp), "UC RESET -> INIT");
+	vt_check(!vt_qp_init(qp, IBV_ACCESS_REMOTE_WRITE), "UC RESET -> INIT");
 	for (i = 0; i < 2; i++) {
 		char what[64];
 
@@ -451,7 +408,7 @@ static void test_uc_qp(struct ibv_pd *pd, struct ibv_cq *cq)
 	}
 	CHECK_RC(ibv_modify_qp(qp, &a, rtr & ~IBV_QP_RQ_PSN), EINVAL,
 		 "UC INIT -> RTR without rq_psn");
-	check(!ibv_modify_qp(qp, &a, rtr), "UC INIT -> RTR");
+	vt_check(!ibv_modify_qp(qp, &a, rtr), "UC INIT -> RTR");
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = 0x654;
@@ -467,25 +424,25 @@ static void test_uc_qp(struct ibv_pd *pd, struct ibv_cq *cq)
 		CHECK_RC(ibv_modify_qp(qp, &a, rts | ack_rts[i].mask), EINVAL,
 			 what);
 	}
-	check(!ibv_modify_qp(qp, &a, rts), "UC RTR -> RTS");
+	vt_check(!ibv_modify_qp(qp, &a, rts), "UC RTR -> RTS");
 	memset(&q, 0, sizeof(q));
-	check(!ibv_query_qp(qp, &q, IBV_QP_STATE | IBV_QP_AV |
+	vt_check(!ibv_query_qp(qp, &q, IBV_QP_STATE | IBV_QP_AV |
 			    IBV_QP_DEST_QPN, &ia) &&
-	      q.qp_state == IBV_QPS_RTS && q.dest_qp_num == 0x4321 &&
-	      q.sq_psn == 0x654 && q.rq_psn == 0x321 &&
-	      q.path_mtu == IBV_MTU_2048 && ia.qp_type == IBV_QPT_UC &&
-	      ia.cap.max_inline_data >= 64,
-	      "UC ibv_query_qp returns what was set");
+		 q.qp_state == IBV_QPS_RTS && q.dest_qp_num == 0x4321 &&
+		 q.sq_psn == 0x654 && q.rq_psn == 0x321 &&
+		 q.path_mtu == IBV_MTU_2048 && ia.qp_type == IBV_QPT_UC &&
+		 ia.cap.max_inline_data >= 64,
+		 "UC ibv_query_qp returns what was set");
 	CHECK_RC(ibv_post_send(qp, &wr, &bad), EINVAL,
 		 "UC post RDMA READ");
 	wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
 	CHECK_RC(ibv_post_send(qp, &wr, &bad), EINVAL,
 		 "UC post FETCH_ADD");
-	check(!to_state(qp, IBV_QPS_SQD) && !to_state(qp, IBV_QPS_RTS),
-	      "UC RTS -> SQD -> RTS");
-	check(!to_state(qp, IBV_QPS_ERR) && !to_state(qp, IBV_QPS_RESET),
-	      "UC RTS -> ERR -> RESET");
-	check(!ibv_destroy_qp(qp), "UC ibv_destroy_qp");
+	vt_check(!vt_to_state(qp, IBV_QPS_SQD) && !vt_to_state(qp, IBV_QPS_RTS),
+		 "UC RTS -> SQD -> RTS");
+	vt_check(!vt_to_state(qp, IBV_QPS_ERR) && !vt_to_state(qp, IBV_QPS_RESET),
+		 "UC RTS -> ERR -> RESET");
+	vt_check(!ibv_destroy_qp(qp), "UC ibv_destroy_qp");
 }
 
 static void test_flush(struct ibv_pd *pd)
@@ -507,7 +464,7 @@ static void test_flush(struct ibv_pd *pd)
 
 	qp = mkqp(pd, cq, NULL, IBV_QPT_RC, 4, 1, 64);
 	if (!ch || !cq || !qp || !mr) {
-		check(0, "flush test setup");
+		vt_check(0, "flush test setup");
 		return;
 	}
 	sge = (struct ibv_sge){ (uintptr_t)buf, sizeof(buf), mr->lkey };
@@ -518,8 +475,8 @@ static void test_flush(struct ibv_pd *pd)
 	rwr.num_sge = 1;
 
 	CHECK_RC(ibv_post_send(qp, &swr, &bad), EINVAL, "post_send in RESET");
-	check(ibv_post_recv(qp, &rwr, &rbad) != 0, "post_recv in RESET fails");
-	rc_to_init(qp);
+	vt_check(ibv_post_recv(qp, &rwr, &rbad) != 0, "post_recv in RESET fails");
+	vt_qp_init(qp, IBV_ACCESS_REMOTE_WRITE);
 	{
 		/* The limit is the QP's actual one, which may exceed the request. */
 		struct ibv_qp_init_attr ia;
@@ -530,16 +487,16 @@ static void test_flush(struct ibv_pd *pd)
 		sges = calloc(ia.cap.max_recv_sge + 1, sizeof(*sges));
 		rwr.sg_list = sges;
 		rwr.num_sge = ia.cap.max_recv_sge + 1;
-		check(ibv_post_recv(qp, &rwr, &rbad) == EINVAL && rbad == &rwr,
-		      "post_recv with max_recv_sge (%u) + 1 SGEs: EINVAL",
-		      ia.cap.max_recv_sge);
+		vt_check(ibv_post_recv(qp, &rwr, &rbad) == EINVAL && rbad == &rwr,
+			 "post_recv with max_recv_sge (%u) + 1 SGEs: EINVAL",
+			 ia.cap.max_recv_sge);
 		free(sges);
 		rwr.sg_list = &sge;
 		rwr.num_sge = 1;
 	}
 	for (i = 0; i < 2; i++) {
 		rwr.wr_id = 100 + i;
-		check(!ibv_post_recv(qp, &rwr, &rbad), "post_recv %d in INIT", i);
+		vt_check(!ibv_post_recv(qp, &rwr, &rbad), "post_recv %d in INIT", i);
 	}
 	rc_to_rtr(qp, 9, 1);
 	rc_to_rts(qp, 1);
@@ -552,9 +509,9 @@ static void test_flush(struct ibv_pd *pd)
 		sges = calloc(ia.cap.max_send_sge + 1, sizeof(*sges));
 		swr.sg_list = sges;
 		swr.num_sge = ia.cap.max_send_sge + 1;
-		check(ibv_post_send(qp, &swr, &bad) == EINVAL && bad == &swr,
-		      "post_send with max_send_sge (%u) + 1 SGEs: EINVAL",
-		      ia.cap.max_send_sge);
+		vt_check(ibv_post_send(qp, &swr, &bad) == EINVAL && bad == &swr,
+			 "post_send with max_send_sge (%u) + 1 SGEs: EINVAL",
+			 ia.cap.max_send_sge);
 		free(sges);
 		swr.sg_list = &sge;
 		swr.num_sge = 1;
@@ -562,16 +519,16 @@ static void test_flush(struct ibv_pd *pd)
 	for (i = 0; i < 4; i++) {
 		swr.wr_id = 200 + i;
 		swr.send_flags = i == 3 ? IBV_SEND_INLINE : 0;
-		check(!ibv_post_send(qp, &swr, &bad), "post_send %d in RTS", i);
+		vt_check(!ibv_post_send(qp, &swr, &bad), "post_send %d in RTS", i);
 	}
 	swr.wr_id = 299;
-	check(ibv_post_send(qp, &swr, &bad) == ENOMEM && bad == &swr,
-	      "post_send past max_send_wr: ENOMEM, bad_wr set");
-	check(ibv_poll_cq(cq, 16, wc) == 0, "nothing completes without a wire");
+	vt_check(ibv_post_send(qp, &swr, &bad) == ENOMEM && bad == &swr,
+		 "post_send past max_send_wr: ENOMEM, bad_wr set");
+	vt_check(ibv_poll_cq(cq, 16, wc) == 0, "nothing completes without a wire");
 
 	i = ibv_req_notify_cq(cq, 0);
-	check(!i, "ibv_req_notify_cq (%d, errno %d)", i, errno);
-	check(!to_state(qp, IBV_QPS_ERR), "RTS -> ERR");
+	vt_check(!i, "ibv_req_notify_cq (%d, errno %d)", i, errno);
+	vt_check(!vt_to_state(qp, IBV_QPS_ERR), "RTS -> ERR");
 	n = poll_n(cq, wc, 6);
 	ok = n == 6;
 	for (i = 0; i < n; i++)
@@ -580,27 +537,27 @@ static void test_flush(struct ibv_pd *pd)
 	ok &= n == 6 && wc[0].wr_id == 200 && wc[3].wr_id == 203 &&
 	      wc[0].opcode == IBV_WC_SEND && wc[4].wr_id == 100 &&
 	      wc[5].wr_id == 101 && wc[4].opcode == IBV_WC_RECV;
-	check(ok, "ERR flushes 4 sends and 2 receives in order (%d)", n);
+	vt_check(ok, "ERR flushes 4 sends and 2 receives in order (%d)", n);
 
 	pfd.fd = ch->fd;
 	pfd.events = POLLIN;
 	n = poll(&pfd, 1, 2000);
 	i = n == 1 ? ibv_get_cq_event(ch, &ev_cq, &ev_ctx) : -1;
-	check(n == 1 && !i && ev_cq == cq,
-	      "completion event on the channel (poll %d, get %d)", n, i);
+	vt_check(n == 1 && !i && ev_cq == cq,
+		 "completion event on the channel (poll %d, get %d)", n, i);
 	if (!i)
 		ibv_ack_cq_events(ev_cq, 1);
 
 	rwr.wr_id = 300;
-	check(!ibv_post_recv(qp, &rwr, &rbad) && poll_n(cq, wc, 1) == 1 &&
-	      wc[0].wr_id == 300 && wc[0].status == IBV_WC_WR_FLUSH_ERR,
-	      "post_recv in ERR completes with WR_FLUSH_ERR");
+	vt_check(!ibv_post_recv(qp, &rwr, &rbad) && poll_n(cq, wc, 1) == 1 &&
+		 wc[0].wr_id == 300 && wc[0].status == IBV_WC_WR_FLUSH_ERR,
+		 "post_recv in ERR completes with WR_FLUSH_ERR");
 	swr.wr_id = 301;
-	check(!ibv_post_send(qp, &swr, &bad) && poll_n(cq, wc, 1) == 1 &&
-	      wc[0].wr_id == 301 && wc[0].status == IBV_WC_WR_FLUSH_ERR,
-	      "post_send in ERR completes with WR_FLUSH_ERR");
-	check(!to_state(qp, IBV_QPS_RESET) && ibv_poll_cq(cq, 16, wc) == 0,
-	      "ERR -> RESET");
+	vt_check(!ibv_post_send(qp, &swr, &bad) && poll_n(cq, wc, 1) == 1 &&
+		 wc[0].wr_id == 301 && wc[0].status == IBV_WC_WR_FLUSH_ERR,
+		 "post_send in ERR completes with WR_FLUSH_ERR");
+	vt_check(!vt_to_state(qp, IBV_QPS_RESET) && ibv_poll_cq(cq, 16, wc) == 0,
+		 "ERR -> RESET");
 	ibv_destroy_qp(qp);
 	ibv_destroy_cq(cq);
 	ibv_destroy_comp_channel(ch);
@@ -617,13 +574,13 @@ static void test_cq_overflow(struct ibv_pd *pd)
 	int i, got = 0;
 
 	if (!cq || !qp) {
-		check(0, "overflow test setup");
+		vt_check(0, "overflow test setup");
 		return;
 	}
-	rc_to_init(qp);
+	vt_qp_init(qp, IBV_ACCESS_REMOTE_WRITE);
 	for (i = 0; i < 16; i++)
 		ibv_post_recv(qp, &rwr, &bad);
-	to_state(qp, IBV_QPS_ERR);
+	vt_to_state(qp, IBV_QPS_ERR);
 	while (poll(&pfd, 1, 2000) == 1 && !ibv_get_async_event(ctx, &ev)) {
 		if (ev.event_type == IBV_EVENT_CQ_ERR && ev.element.cq == cq)
 			got = 1;
@@ -631,7 +588,7 @@ static void test_cq_overflow(struct ibv_pd *pd)
 		if (got)
 			break;
 	}
-	check(got, "CQ overrun reports IBV_EVENT_CQ_ERR");
+	vt_check(got, "CQ overrun reports IBV_EVENT_CQ_ERR");
 	ibv_destroy_qp(qp);
 	ibv_destroy_cq(cq);
 }
@@ -650,19 +607,19 @@ static void test_srq(struct ibv_pd *pd, struct ibv_cq *cq)
 	int got = 0, i;
 
 	srq = ibv_create_srq(pd, &sia);
-	check(srq && sia.attr.max_wr >= 64 && sia.attr.max_sge >= 2,
-	      "ibv_create_srq (max_wr %u, max_sge %u)", sia.attr.max_wr,
-	      sia.attr.max_sge);
+	vt_check(srq && sia.attr.max_wr >= 64 && sia.attr.max_sge >= 2,
+		 "ibv_create_srq (max_wr %u, max_sge %u)", sia.attr.max_wr,
+		 sia.attr.max_sge);
 	if (!srq)
 		return;
 	num = 0;
 	i = ibv_get_srq_num(srq, &num);
-	check(!i && num, "ibv_get_srq_num %u", num);
+	vt_check(!i && num, "ibv_get_srq_num %u", num);
 	sa.srq_limit = 10;
-	check(!ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT), "arm the SRQ limit");
+	vt_check(!ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT), "arm the SRQ limit");
 	memset(&sa, 0, sizeof(sa));
-	check(!ibv_query_srq(srq, &sa) && sa.srq_limit == 10 &&
-	      sa.max_wr >= 64 && sa.max_sge >= 2, "ibv_query_srq");
+	vt_check(!ibv_query_srq(srq, &sa) && sa.srq_limit == 10 &&
+		 sa.max_wr >= 64 && sa.max_sge >= 2, "ibv_query_srq");
 	sa.srq_limit = sa.max_wr + 1;
 	CHECK_RC(ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT), EINVAL,
 		    "SRQ limit past max_wr");
@@ -670,7 +627,7 @@ static void test_srq(struct ibv_pd *pd, struct ibv_cq *cq)
 	CHECK_RC(ibv_modify_srq(srq, &sa, IBV_SRQ_MAX_WR), EINVAL,
 		    "SRQ resize (not advertised)");
 	rwr.num_sge = 0;
-	check(!ibv_post_srq_recv(srq, &rwr, &bad), "ibv_post_srq_recv");
+	vt_check(!ibv_post_srq_recv(srq, &rwr, &bad), "ibv_post_srq_recv");
 	/*
 	 * The device may round max_sge up (here to fill a power-of-two WQE);
 	 * the limit is what query_srq reports, not what was asked for.
@@ -680,11 +637,11 @@ static void test_srq(struct ibv_pd *pd, struct ibv_cq *cq)
 	rwr.sg_list = sges;
 	rwr.num_sge = sa.max_sge + 1;
 	bad = NULL;
-	check(ibv_post_srq_recv(srq, &rwr, &bad) == EINVAL && bad == &rwr,
-	      "ibv_post_srq_recv with max_sge + 1 SGEs: EINVAL, bad_wr set");
+	vt_check(ibv_post_srq_recv(srq, &rwr, &bad) == EINVAL && bad == &rwr,
+		 "ibv_post_srq_recv with max_sge + 1 SGEs: EINVAL, bad_wr set");
 	rwr.num_sge = sa.max_sge;
-	check(!ibv_post_srq_recv(srq, &rwr, &bad),
-	      "ibv_post_srq_recv with max_sge (%u) SGEs", sa.max_sge);
+	vt_check(!ibv_post_srq_recv(srq, &rwr, &bad),
+		 "ibv_post_srq_recv with max_sge (%u) SGEs", sa.max_sge);
 	rwr.sg_list = NULL;
 	rwr.num_sge = 0;
 	free(sges);
@@ -698,11 +655,11 @@ static void test_srq(struct ibv_pd *pd, struct ibv_cq *cq)
 		    "SRQ with max_srq_sge + 1");
 
 	qp = mkqp(pd, cq, srq, IBV_QPT_RC, 4, 1, 0);
-	check(qp != NULL, "RC QP on the SRQ");
+	vt_check(qp != NULL, "RC QP on the SRQ");
 	CHECK_RC(ibv_destroy_srq(srq), EBUSY,
 		    "destroying an SRQ in use");
-	rc_to_init(qp);
-	to_state(qp, IBV_QPS_ERR);
+	vt_qp_init(qp, IBV_ACCESS_REMOTE_WRITE);
+	vt_to_state(qp, IBV_QPS_ERR);
 	while (poll(&pfd, 1, 2000) == 1 && !ibv_get_async_event(ctx, &ev)) {
 		if (ev.event_type == IBV_EVENT_QP_LAST_WQE_REACHED &&
 		    ev.element.qp == qp)
@@ -711,9 +668,9 @@ static void test_srq(struct ibv_pd *pd, struct ibv_cq *cq)
 		if (got)
 			break;
 	}
-	check(got, "IBV_EVENT_QP_LAST_WQE_REACHED for an SRQ QP in ERR");
+	vt_check(got, "IBV_EVENT_QP_LAST_WQE_REACHED for an SRQ QP in ERR");
 	ibv_destroy_qp(qp);
-	check(!ibv_destroy_srq(srq), "ibv_destroy_srq");
+	vt_check(!ibv_destroy_srq(srq), "ibv_destroy_srq");
 }
 
 static void test_ud_ah(struct ibv_pd *pd, struct ibv_cq *cq)
@@ -731,45 +688,45 @@ static void test_ud_ah(struct ibv_pd *pd, struct ibv_cq *cq)
 	struct ibv_ah *ah;
 
 	ah = ibv_create_ah(pd, &aa);
-	check(ah != NULL, "ibv_create_ah to our own GID (errno %d)",
-	      ah ? 0 : errno);
+	vt_check(ah != NULL, "ibv_create_ah to our own GID (errno %d)",
+		 ah ? 0 : errno);
 	aa.is_global = 0;
-	check(ibv_create_ah(pd, &aa) == NULL, "ibv_create_ah without GRH fails");
+	vt_check(ibv_create_ah(pd, &aa) == NULL, "ibv_create_ah without GRH fails");
 	aa.is_global = 1;
 	aa.port_num = 2;
-	check(ibv_create_ah(pd, &aa) == NULL, "ibv_create_ah on port 2 fails");
+	vt_check(ibv_create_ah(pd, &aa) == NULL, "ibv_create_ah on port 2 fails");
 
 	qp = mkqp(pd, cq, NULL, IBV_QPT_UD, 8, 1, 0);
-	check(qp != NULL, "UD QP");
+	vt_check(qp != NULL, "UD QP");
 	if (!qp || !ah)
 		return;
-	check(!ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+	vt_check(!ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			     IBV_QP_PORT | IBV_QP_QKEY) &&
-	      !to_state(qp, IBV_QPS_RTR), "UD RESET -> INIT -> RTR");
+		 !vt_to_state(qp, IBV_QPS_RTR), "UD RESET -> INIT -> RTR");
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = 1;
-	check(!ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN),
-	      "UD RTR -> RTS");
+	vt_check(!ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN),
+		 "UD RTR -> RTS");
 	wr.wr.ud.ah = ah;
 	wr.wr.ud.remote_qpn = 1;
 	wr.wr.ud.remote_qkey = 0x11111111;
 	wr.wr_id = 77;
-	check(!ibv_post_send(qp, &wr, &bad), "UD post_send with the AH");
+	vt_check(!ibv_post_send(qp, &wr, &bad), "UD post_send with the AH");
 	wr.opcode = IBV_WR_RDMA_WRITE;
-	check(ibv_post_send(qp, &wr, &bad) == EINVAL,
-	      "UD post_send RDMA WRITE: EINVAL");
+	vt_check(ibv_post_send(qp, &wr, &bad) == EINVAL,
+		 "UD post_send RDMA WRITE: EINVAL");
 	/*
 	 * Signaled, so it completes whether the data path sent it already
 	 * (success) or the move to ERR flushed it.
 	 */
-	check(!to_state(qp, IBV_QPS_ERR) && poll_n(cq, &wc, 1) == 1 &&
-	      wc.wr_id == 77 && (wc.status == IBV_WC_WR_FLUSH_ERR ||
+	vt_check(!vt_to_state(qp, IBV_QPS_ERR) && poll_n(cq, &wc, 1) == 1 &&
+		 wc.wr_id == 77 && (wc.status == IBV_WC_WR_FLUSH_ERR ||
 				 wc.status == IBV_WC_SUCCESS),
-	      "UD send completes, or is flushed in ERR (status %d)",
-	      wc.status);
+		 "UD send completes, or is flushed in ERR (status %d)",
+		 wc.status);
 	CHECK_RC(ibv_destroy_cq(cq), EBUSY, "destroying a CQ in use");
-	check(!ibv_destroy_qp(qp), "destroy UD QP");
-	check(!ibv_destroy_ah(ah), "ibv_destroy_ah");
+	vt_check(!ibv_destroy_qp(qp), "destroy UD QP");
+	vt_check(!ibv_destroy_ah(ah), "ibv_destroy_ah");
 }
 
 static void test_foreign_and_order(void)
@@ -793,20 +750,20 @@ static void test_foreign_and_order(void)
 
 	cq2 = ibv_create_cq(ctx2, 4, NULL, NULL, 0);
 	if (!pd || !cq || !pd2 || !mr || !cq2) {
-		check(0, "foreign handle test setup");
+		vt_check(0, "foreign handle test setup");
 		return;
 	}
 	/* Objects of another context: handles mean nothing here. */
 	errno = 0;
 	qp = mkqp(pd, cq2, NULL, IBV_QPT_RC, 1, 1, 0);
-	check(!qp && errno == EINVAL,
-	      "QP on this PD with a CQ of another context: EINVAL (errno %d)",
-	      errno);
+	vt_check(!qp && errno == EINVAL,
+		 "QP on this PD with a CQ of another context: EINVAL (errno %d)",
+		 errno);
 	errno = 0;
 	qp = mkqp(pd2, cq, NULL, IBV_QPT_RC, 1, 1, 0);
-	check(!qp && errno == EINVAL,
-	      "QP on another context's PD with this CQ: EINVAL (errno %d)",
-	      errno);
+	vt_check(!qp && errno == EINVAL,
+		 "QP on another context's PD with this CQ: EINVAL (errno %d)",
+		 errno);
 	/*
 	 * Handles the kernel does not know in this context.  The RDMA core
 	 * looks them up before any driver code runs and answers ENOENT on
@@ -817,36 +774,36 @@ static void test_foreign_and_order(void)
 	errno = 0;
 	qp = mkqp(pd, &fake_cq, NULL, IBV_QPT_RC, 1, 1, 0);
 	e = errno;
-	check(!qp && (e == ENOENT || e == EINVAL),
-	      "QP with an unknown CQ handle fails (errno %d)", e);
+	vt_check(!qp && (e == ENOENT || e == EINVAL),
+		 "QP with an unknown CQ handle fails (errno %d)", e);
 	fake_pd = *pd;
 	fake_pd.handle = 0x7ffffff0;
 	errno = 0;
 	mr2 = ibv_reg_mr(&fake_pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
 	e = errno;
-	check(!mr2 && (e == ENOENT || e == EINVAL),
-	      "MR on an unknown PD handle fails (errno %d)", e);
+	vt_check(!mr2 && (e == ENOENT || e == EINVAL),
+		 "MR on an unknown PD handle fails (errno %d)", e);
 	errno = 0;
 	ah = ibv_create_ah(&fake_pd, &aa);
 	e = errno;
-	check(!ah && (e == ENOENT || e == EINVAL),
-	      "AH on an unknown PD handle fails (errno %d)", e);
+	vt_check(!ah && (e == ENOENT || e == EINVAL),
+		 "AH on an unknown PD handle fails (errno %d)", e);
 	e = ibv_dealloc_pd(&fake_pd);
-	check(e == ENOENT || e == EINVAL,
-	      "ibv_dealloc_pd of an unknown handle fails (%d)", e);
+	vt_check(e == ENOENT || e == EINVAL,
+		 "ibv_dealloc_pd of an unknown handle fails (%d)", e);
 
 	qp = mkqp(pd, cq, NULL, IBV_QPT_RC, 1, 1, 0);
-	check(qp != NULL, "QP for the destruction order test");
+	vt_check(qp != NULL, "QP for the destruction order test");
 	CHECK_RC(ibv_dealloc_pd(pd), EBUSY,
 		    "ibv_dealloc_pd with a live MR and QP");
-	check(!ibv_dereg_mr(mr), "ibv_dereg_mr before the QP");
+	vt_check(!ibv_dereg_mr(mr), "ibv_dereg_mr before the QP");
 	CHECK_RC(ibv_dealloc_pd(pd), EBUSY,
 		    "ibv_dealloc_pd with a live QP");
 	CHECK_RC(ibv_destroy_cq(cq), EBUSY,
 		    "ibv_destroy_cq with a live QP");
-	check(qp && !ibv_destroy_qp(qp), "destroy the QP");
-	check(!ibv_dealloc_pd(pd), "then the PD, before the CQ");
-	check(!ibv_destroy_cq(cq), "then the CQ");
+	vt_check(qp && !ibv_destroy_qp(qp), "destroy the QP");
+	vt_check(!ibv_dealloc_pd(pd), "then the PD, before the CQ");
+	vt_check(!ibv_destroy_cq(cq), "then the CQ");
 	/* ctx2 is closed with its objects alive: the kernel cleans up. */
 	(void)cq2;
 	(void)pd2;
@@ -863,18 +820,17 @@ int main(int argc, char **argv)
 		return 4;
 	}
 	gid_index = atoi(argv[2]);
-	ctx = open_dev(argv[1]);
-	ctx2 = open_dev(argv[1]);
-	check(ctx && ctx2, "open %s twice", argv[1]);
+	ctx = vt_open_dev(argv[1]);
+	ctx2 = vt_open_dev(argv[1]);
+	vt_check(ctx && ctx2, "open %s twice", argv[1]);
 	if (!ctx || !ctx2) {
-		printf("1..%d\n", t_num);
-		return 1;
+		return vt_plan();
 	}
 	test_device();
 	test_pd();
 	pd = ibv_alloc_pd(ctx);
 	cq = ibv_create_cq(ctx, 256, NULL, NULL, 0);
-	check(pd && cq, "PD and CQ for the QP tests");
+	vt_check(pd && cq, "PD and CQ for the QP tests");
 	test_mr(pd);
 	test_cq();
 	test_qp_limits(pd, cq);
@@ -885,9 +841,8 @@ int main(int argc, char **argv)
 	test_srq(pd, cq);
 	test_ud_ah(pd, cq);
 	test_foreign_and_order();
-	check(!ibv_destroy_cq(cq) && !ibv_dealloc_pd(pd), "final teardown");
-	check(!ibv_close_device(ctx2) && !ibv_close_device(ctx),
-	      "ibv_close_device");
-	printf("1..%d\n", t_num);
-	return t_failed ? 1 : 0;
+	vt_check(!ibv_destroy_cq(cq) && !ibv_dealloc_pd(pd), "final teardown");
+	vt_check(!ibv_close_device(ctx2) && !ibv_close_device(ctx),
+		 "ibv_close_device");
+	return vt_plan();
 }
