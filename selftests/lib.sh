@@ -13,7 +13,8 @@
 #   lookups         gid_index (no fork per entry) port_state(_is)
 #                   mroce_counter dp_counters mroce_devices
 #                   tcp_listening udp_listening cm_listening jget
-#   traffic         dp_topo dp_setup cs_run pp_run pt_run, on port T_PORT
+#   traffic         dp_topo dp_setup cs_run pp_run pp_sizes pt_run, on
+#                   port T_PORT
 #
 # libibverbs is pointed at the provider of the build tree, without
 # installing it, by one environment variable (an absolute path without the
@@ -494,6 +495,20 @@ pp_run() {
 	cs_run "$desc" "$T_PORT" "$side" "$tmo" \
 		"$tool" -d '{DEV}' -g "$gid" "$@" -- \
 		"$tool" -d '{DEV}' -g "$gid" "$@" '{PEER}'
+}
+
+# pp_sizes NAME TOOL [SUFFIX]: pp_run of TOOL with 1-byte, 4 KiB and
+# 64 KiB messages, 50 of each, data checked (-c), with the server on side
+# 2 and then on side 1; each described as "NAME -s SIZE[SUFFIX], server on
+# side N".
+pp_sizes() {
+	local name=$1 tool=$2 sfx=${3:-} side size
+	for side in 2 1; do
+		for size in 1 4096 65536; do
+			pp_run "$name -s $size$sfx, server on side $side" "$side" 60 \
+				"$tool" -s "$size" -n 50 -c
+		done
+	done
 }
 
 # pt_run DESC SIDE TIMEOUT TOOL ARGS...: a perftest program (ib_write_bw,

@@ -3,8 +3,8 @@
  * The shared setup of the C tests of the VM selftests (datapath: mroce_dpcheck,
  * mroce_dpneg, uc_gap; verbs: verbs_objects, verbs_hold, verbs_fatal,
  * flush_race, qp_edges, dmabuf_xfer): TAP 13 output, opening a device by
- * name, its GID and MTU, QP creation and the RESET -> INIT -> RTR -> RTS
- * transitions.  Header-only, like the kselftest harness: each test is one
+ * name, its GID and MTU, QP creation, the RESET -> INIT -> RTR -> RTS
+ * transitions and waiting for a QP state.  Header-only, like the kselftest harness: each test is one
  * .c file, built by selftests/lib.mk.
  */
 #ifndef VERBS_TEST_H
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <infiniband/verbs.h>
 
 /* ---- TAP 13 */
@@ -163,6 +164,29 @@ static inline int vt_qp_init(struct ibv_qp *qp, int access)
 
 	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			     IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+}
+
+/*
+ * Wait up to @ms for @qp to be in @want: 0, or -1 with vt_why set, its
+ * text after "@who: " unless @who is NULL.
+ */
+static inline int vt_wait_state(struct ibv_qp *qp, const char *who,
+				enum ibv_qp_state want, double ms)
+{
+	double end = vt_now_ms() + ms;
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr a;
+
+	do {
+		if (ibv_query_qp(qp, &a, IBV_QP_STATE, &init))
+			VT_FAIL("%s%squery_qp: %s", who ?: "", who ? ": " : "",
+				strerror(errno));
+		if (a.qp_state == want)
+			return 0;
+		usleep(1000);
+	} while (vt_now_ms() < end);
+	VT_FAIL("%s%sQP state %d, want %d", who ?: "", who ? ": " : "",
+		a.qp_state, want);
 }
 
 /* The attributes of vt_connect() besides the path. */

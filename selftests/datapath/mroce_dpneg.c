@@ -323,18 +323,7 @@ static int expect_no_wc(struct ibv_cq *cq, const char *who, double ms)
 
 static int expect_state(struct side *s, enum ibv_qp_state want, double ms)
 {
-	double end = vt_now_ms() + ms;
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr a;
-
-	do {
-		if (ibv_query_qp(s->qp, &a, IBV_QP_STATE, &init))
-			VT_FAIL("%s: query_qp: %s", s->name, strerror(errno));
-		if (a.qp_state == want)
-			return 0;
-		usleep(1000);
-	} while (vt_now_ms() < end);
-	VT_FAIL("%s: QP state %d, want %d", s->name, a.qp_state, want);
+	return vt_wait_state(s->qp, s->name, want, ms);
 }
 
 static int post_recv(struct side *s, uint64_t wr_id, void *addr, uint32_t len)

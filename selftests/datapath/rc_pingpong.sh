@@ -8,12 +8,7 @@ source "$(dirname "$0")/../lib.sh"
 
 dp_setup mm ibv_rc_pingpong
 
-for side in 2 1; do
-	for size in 1 4096 65536; do
-		pp_run "rc_pingpong -s $size, server on side $side" $side 60 \
-			ibv_rc_pingpong -s $size -n 50 -c
-	done
-done
+pp_sizes rc_pingpong ibv_rc_pingpong
 pp_run "rc_pingpong IPv6 GID -s 8192" 2 60 ibv_rc_pingpong -6 -s 8192 -n 50 -c
 echo "# $DEV1: $(dp_counters "$DEV1")"
 echo "# $DEV2: $(dp_counters "$DEV2")"

@@ -16,12 +16,7 @@ dp_setup mm ibv_uc_pingpong
 build_c_tests
 BIN=$SUITE_BIN
 
-for side in 2 1; do
-	for size in 1 4096 65536; do
-		pp_run "uc_pingpong -s $size, server on side $side" $side 60 \
-			ibv_uc_pingpong -s $size -n 50 -c
-	done
-done
+pp_sizes uc_pingpong ibv_uc_pingpong
 pp_run "uc_pingpong IPv6 GID -s 8192" 2 60 ibv_uc_pingpong -6 -s 8192 -n 50 -c
 for t in "ib_send_bw -s 4096" "ib_write_bw -s 65536"; do
 	# shellcheck disable=SC2086

@@ -9,11 +9,8 @@ source "$(dirname "$0")/../lib.sh"
 dp_setup mx ibv_uc_pingpong
 build_c_tests
 
+pp_sizes uc_pingpong ibv_uc_pingpong " vs rxe"
 for side in 2 1; do
-	for size in 1 4096 65536; do
-		pp_run "uc_pingpong -s $size vs rxe, server on side $side" $side 60 \
-			ibv_uc_pingpong -s $size -n 50 -c
-	done
 	for t in "ib_send_bw -s 4096" "ib_write_bw -s 65536"; do
 		# shellcheck disable=SC2086
 		pt_run "$t -c UC vs rxe, server on side $side" $side 120 \

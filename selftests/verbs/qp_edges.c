@@ -164,18 +164,7 @@ static int expect_wc(struct end *e, const char *who, uint64_t id,
 
 static int expect_state(struct end *e, enum ibv_qp_state want, double ms)
 {
-	double end = vt_now_ms() + ms;
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr a;
-
-	do {
-		if (ibv_query_qp(e->qp, &a, IBV_QP_STATE, &init))
-			VT_FAIL("query_qp: %s", strerror(errno));
-		if (a.qp_state == want)
-			return 0;
-		usleep(1000);
-	} while (vt_now_ms() < end);
-	VT_FAIL("QP state %d, want %d", a.qp_state, want);
+	return vt_wait_state(e->qp, NULL, want, ms);
 }
 
 /* Wait up to @ms for an SQ_DRAINED of @qp; other events are dropped. */
