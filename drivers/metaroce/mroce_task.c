@@ -497,8 +497,10 @@ static bool mroce_task_doorbell(struct mroce_dpqp *dp)
 	 */
 	set_bit(MROCE_TASK_KICK, &dp->flags);
 	smp_mb__after_atomic();
-	if (!spin_trylock(&dp->run_lock))
+	if (!spin_trylock(&dp->run_lock)) {
+		mroce_count(dp->mdev, MROCE_CNT_TASK_BUSY);
 		return true;
+	}
 	cpu = smp_processor_id();
 	if (cpu != dp->cpu && mroce_qp_connected(dp->qp) &&
 	    !mroce_req_idle(dp)) {
@@ -548,7 +550,8 @@ void mroce_task_rx(struct mroce_dev *mdev, struct sk_buff *skb)
 	 */
 	skb_queue_tail(&dp->rxq, skb);
 	smp_mb();
-	mroce_task_try_run(dp);
+	if (!mroce_task_try_run(dp))
+		mroce_count(mdev, MROCE_CNT_TASK_BUSY);
 	return;
 drop:
 	kfree_skb(skb);

@@ -294,6 +294,32 @@ if [ -x "$DPCHECK" ] && stack_up metaroce; then
 	stack_down metaroce
 fi
 
+# The round trip of one 2-byte WRITE inside one system call: one process
+# on CPU 0 with both QPs (mroce_dpcheck -L), so the request, the
+# responder, the ACK and the completer all run in ibv_post_send() on one
+# CPU and nothing waits for another; what the stack's own code path costs.
+SYNC="not measured (no mroce_dpcheck)"
+if [ -x "$DPCHECK" ]; then
+	sm=() sr=()
+	for round in $(seq "$RUNS"); do
+		for stack in rxe metaroce; do
+			stack_up $stack || continue
+			v=$(taskset -c 0 timeout 120 "$DPCHECK" -a "$DA" -g "$GA" \
+				-b "$DB" -G "$GB" -n 3000 -L 2>/dev/null |
+				sed -n 's/.*one at a time: \([0-9.]*\) us each.*/\1/p')
+			stack_down $stack
+			[ -n "$v" ] || continue
+			echo "sync|$stack|$round|$v" >>"$RAW"
+			if [ $stack = rxe ]; then sr+=("$v"); else sm+=("$v"); fi
+		done
+	done
+	r=$(printf '%s\n' "${sr[@]}" | grep . | median)
+	m=$(printf '%s\n' "${sm[@]}" | grep . | median)
+	SYNC="rxe $r us, MetaRoCE $m us"
+	[ "$r" != - ] && [ "$m" != - ] &&
+		SYNC="$SYNC, ratio $(awk -v a="$m" -v b="$r" 'BEGIN { printf "%.2f", a / b }')"
+fi
+
 {
 	echo "# MetaRoCE vs rdma_rxe: perftest side by side"
 	echo
@@ -358,6 +384,9 @@ fi
 			echo "| $name | $c | $z | $ratio | $cu | $zu |"
 		done
 	fi
+	echo
+	echo "Round trip of a 2-byte WRITE inside one system call (one process on"
+	echo "CPU 0 owning both QPs, \\`mroce_dpcheck -L\\`, median of $RUNS rounds): $SYNC."
 	echo
 	echo "Offset in a large region: $MROFF."
 	echo
