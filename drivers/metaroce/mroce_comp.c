@@ -241,9 +241,8 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 	switch (res.verdict) {
 	case MROCE_REQWIN_ACKED:
 		dp->rd_gap = false;
-		if (want && mroce_sge_copy(dp, mroce_swqe_sges(s),
-					   s->wqe.num_sge, off, pkt->payload,
-					   want, true))
+		if (want && mroce_sge_place(dp, mroce_swqe_sges(s),
+					    s->wqe.num_sge, off, pkt, want))
 			s->status = IB_WC_LOC_PROT_ERR;
 		if (++s->rd_done == s->npsn)
 			s->done = true;

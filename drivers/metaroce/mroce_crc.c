@@ -14,9 +14,11 @@
  */
 #include <crypto/hash.h>
 #include <linux/crc32.h>
+#include <linux/highmem.h>
 #include <linux/module.h>
+#include <linux/skbuff.h>
 
-#include "mroce.h"
+#include "mroce_dp.h"
 #include "core/mroce_icrc.h"
 
 static struct crypto_shash *mroce_crc_tfm;
@@ -35,6 +37,53 @@ u32 mroce_crc32_le(u32 crc, const u8 *p, size_t len)
 			return *reg;
 	}
 	return crc32_le(crc, p, len);
+}
+
+/**
+ * mroce_skb_icrc() - feed bytes of an skb to an ICRC
+ * @skb: a packet without a frag_list: a linear part, then page fragments
+ *	(received from a sender that transmits by reference, or our own)
+ * @off: offset from skb->data
+ * @len: bytes; @off + @len must lie in the skb
+ * @crc: the ICRC register (mroce_icrc_begin())
+ *
+ * Return: the register after those bytes.
+ */
+u32 mroce_skb_icrc(const struct sk_buff *skb, u32 off, u32 len, u32 crc)
+{
+	const struct skb_shared_info *sh = skb_shinfo(skb);
+	u32 hl = skb_headlen(skb), i;
+
+	if (off < hl) {
+		u32 n = min(len, hl - off);
+
+		crc = mroce_icrc_update(crc, skb->data + off, n);
+		off += n;
+		len -= n;
+	}
+	off -= hl;
+	for (i = 0; len && i < sh->nr_frags; i++) {
+		const skb_frag_t *f = &sh->frags[i];
+		u32 fsize = skb_frag_size(f), p_off, p_len, done, n;
+		struct page *p;
+
+		if (off >= fsize) {
+			off -= fsize;
+			continue;
+		}
+		n = min(len, fsize - off);
+		skb_frag_foreach_page(f, skb_frag_off(f) + off, n, p, p_off,
+				      p_len, done) {
+			u8 *v = kmap_local_page(p);
+
+			crc = mroce_icrc_update(crc, v + p_off, p_len);
+			kunmap_local(v);
+		}
+		len -= n;
+		off = 0;
+	}
+	WARN_ON_ONCE(len);
+	return crc;
 }
 
 /* Module init: find the transform; without one, lib/crc32 serves. */

@@ -39,6 +39,9 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_RX_DROP_QP_STATE] = { .name = "rx_drop_qp_state" },
 	[MROCE_CNT_RX_DROP_PEER] = { .name = "rx_drop_peer" },
 	[MROCE_CNT_SQ_DOORBELLS] = { .name = "sq_doorbells" },
+	[MROCE_CNT_TX_ZCOPY] = { .name = "tx_zcopy_packets" },
+	[MROCE_CNT_RX_PAGED] = { .name = "rx_paged_packets" },
+	[MROCE_CNT_TASK_BUSY] = { .name = "task_busy" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)

@@ -197,14 +197,41 @@ struct mroce_dpqp {
 	bool ack_pending;
 };
 
-/* A received packet, decoded by the task. */
+/*
+ * A received packet, decoded by the task.  The headers are in the skb's
+ * linear part; the payload (at @pay_off from skb->data, lo.pay_len bytes)
+ * may lie in page fragments, as a sender that transmits by reference
+ * leaves it: @payload points at it only when it is linear.
+ */
 struct mroce_rxpkt {
 	struct sk_buff *skb;
 	struct mroce_hdr hdr;
 	struct mroce_hdr_layout lo;
 	u8 *payload;
+	u32 pay_off;
 	bool ipv6;
 };
+
+/*
+ * The other side of a copy to or from memory (mroce_mem.c): a linear
+ * buffer @p, or, when @skb is set, the bytes of a received skb from @off.
+ */
+struct mroce_cur {
+	u8 *p;
+	const struct sk_buff *skb;
+	u32 off;
+};
+
+static inline struct mroce_cur mroce_pkt_cur(const struct mroce_rxpkt *pkt)
+{
+	struct mroce_cur c = { .p = pkt->payload };
+
+	if (!pkt->payload) {
+		c.skb = pkt->skb;
+		c.off = pkt->pay_off;
+	}
+	return c;
+}
 
 static inline struct mroce_swqe *mroce_swqe(struct mroce_dpqp *dp, u32 idx)
 {
@@ -262,16 +289,29 @@ static inline u8 mroce_padcnt(u32 len)
 /* mroce_net.c: transmit */
 struct sk_buff *mroce_tx_alloc(struct mroce_dev *mdev, const struct mroce_av *av,
 			       u8 opcode, u32 plen, u8 **payload, gfp_t gfp);
+bool mroce_tx_zcopy_ok(struct mroce_dev *mdev, u32 plen);
+int mroce_tx_trailer(struct sk_buff *skb, u32 plen);
 int mroce_tx_send(struct mroce_dev *mdev, const struct mroce_av *av,
 		  struct dst_cache *dst, u16 sport, struct mroce_hdr *h,
 		  struct sk_buff *skb);
 
+/* mroce_crc.c */
+u32 mroce_skb_icrc(const struct sk_buff *skb, u32 off, u32 len, u32 crc);
+
 /* mroce_mem.c */
 int mroce_sge_copy(struct mroce_dpqp *dp, const struct metaroce_sge *sge,
 		   u32 nsge, u32 off, void *buf, u32 len, bool to_mem);
+int mroce_sge_place(struct mroce_dpqp *dp, const struct metaroce_sge *sge,
+		    u32 nsge, u32 off, const struct mroce_rxpkt *pkt, u32 len);
+int mroce_sge_frags(struct mroce_dpqp *dp, const struct metaroce_sge *sge,
+		    u32 nsge, u32 off, struct sk_buff *skb, u32 len);
 u32 mroce_sge_total(const struct metaroce_sge *sge, u32 nsge);
 int mroce_rkey_copy(struct mroce_dpqp *dp, u32 rkey, u64 va, void *buf,
 		    u32 len, int access, bool to_mem);
+int mroce_rkey_place(struct mroce_dpqp *dp, u32 rkey, u64 va,
+		     const struct mroce_rxpkt *pkt, u32 len, int access);
+int mroce_rkey_frags(struct mroce_dpqp *dp, u32 rkey, u64 va,
+		     struct sk_buff *skb, u32 len, int access);
 int mroce_rkey_check(struct mroce_dpqp *dp, u32 rkey, u64 va, u32 len,
 		     int access);
 int mroce_rkey_atomic(struct mroce_dpqp *dp, u32 rkey, u64 va, bool cmp_swap,

@@ -13,6 +13,13 @@
  * allowed in an RCU read-side section.  A dma-buf region is copied through
  * the exporter's CPU mapping, which its revocation withdraws under RCU too
  * (mroce_dmabuf.c): after that every access fails its key check.
+ *
+ * The other side of a copy is a linear buffer or, for received payload,
+ * a range of the skb (struct mroce_cur), which may lie in page fragments.
+ * Transmitted payload from a user region can instead be attached to the
+ * skb by reference (mroce_sge_frags(), mroce_rkey_frags()): each fragment
+ * holds its own page reference, so a page stays allocated until the skb is
+ * freed even if the region is deregistered (and unpinned) first.
  */
 #include <linux/highmem.h>
 
@@ -90,8 +97,27 @@ static u8 *mroce_fr_addr(struct mroce_mr *mr, u64 va, u32 *avail)
 	return (u8 *)(uintptr_t)(mr->fr_pages[idx] + (off & (psize - 1)));
 }
 
-static int mroce_fr_xfer(struct mroce_mr *mr, u64 va, u8 *p, u32 len,
-			 bool to_mem)
+/*
+ * Move @n bytes between memory at @m and the cursor, and advance the
+ * cursor.  Received skbs are only ever read: @to_mem with c->skb.
+ */
+static void mroce_cur_xfer(struct mroce_cur *c, u8 *m, u32 n, bool to_mem)
+{
+	if (c->skb) {
+		/* The caller checked the range against the packet's length. */
+		WARN_ON_ONCE(skb_copy_bits(c->skb, c->off, m, n));
+		c->off += n;
+		return;
+	}
+	if (to_mem)
+		memcpy(m, c->p, n);
+	else
+		memcpy(c->p, m, n);
+	c->p += n;
+}
+
+static int mroce_fr_xfer(struct mroce_mr *mr, u64 va, struct mroce_cur *c,
+			 u32 len, bool to_mem)
 {
 	while (len) {
 		u32 avail, n;
@@ -100,12 +126,8 @@ static int mroce_fr_xfer(struct mroce_mr *mr, u64 va, u8 *p, u32 len,
 		if (!m)
 			return -EFAULT;
 		n = min(len, avail);
-		if (to_mem)
-			memcpy(m, p, n);
-		else
-			memcpy(p, m, n);
+		mroce_cur_xfer(c, m, n, to_mem);
 		va += n;
-		p += n;
 		len -= n;
 	}
 	return 0;
@@ -122,12 +144,11 @@ static u8 *mroce_dmabuf_addr(struct mroce_mr *mr, u64 va)
 	return base ? base + (va - mr->iova) : NULL;
 }
 
-/* Copy between @buf and a checked range of @mr.  Caller holds RCU. */
-static int mroce_mr_xfer(struct mroce_mr *mr, u64 va, void *buf, u32 len,
-			 bool to_mem)
+/* Copy between @c and a checked range of @mr.  Caller holds RCU. */
+static int mroce_mr_xfer(struct mroce_mr *mr, u64 va, struct mroce_cur *c,
+			 u32 len, bool to_mem)
 {
 	u64 off;
-	u8 *p = buf;
 
 	if (mr->dmabuf) {
 		u8 *m = mroce_dmabuf_addr(mr, va);
@@ -135,22 +156,14 @@ static int mroce_mr_xfer(struct mroce_mr *mr, u64 va, void *buf, u32 len,
 		/* Revoked since the key check: the same protection error. */
 		if (!m)
 			return -EACCES;
-		if (to_mem)
-			memcpy(m, p, len);
-		else
-			memcpy(p, m, len);
+		mroce_cur_xfer(c, m, len, to_mem);
 		return 0;
 	}
 	if (mr->fr_pages)
-		return mroce_fr_xfer(mr, va, p, len, to_mem);
+		return mroce_fr_xfer(mr, va, c, len, to_mem);
 	if (!mr->umem) {
 		/* DMA MR: kernel consumers pass kernel virtual addresses. */
-		void *p = (void *)(uintptr_t)va;
-
-		if (to_mem)
-			memcpy(p, buf, len);
-		else
-			memcpy(buf, p, len);
+		mroce_cur_xfer(c, (u8 *)(uintptr_t)va, len, to_mem);
 		return 0;
 	}
 	off = va - mr->iova + ib_umem_offset(mr->umem);
@@ -163,15 +176,56 @@ static int mroce_mr_xfer(struct mroce_mr *mr, u64 va, void *buf, u32 len,
 			return -EFAULT;
 		n = min_t(u32, len, PAGE_SIZE - poff);
 		map = kmap_local_page(page);
-		if (to_mem)
-			memcpy(map + poff, p, n);
-		else
-			memcpy(p, map + poff, n);
+		mroce_cur_xfer(c, map + poff, n, to_mem);
 		kunmap_local(map);
 		off += n;
-		p += n;
 		len -= n;
 	}
+	return 0;
+}
+
+/*
+ * Attach bytes [@va, @va + @len) of a checked user region to @skb as page
+ * fragments, after those it has; -EOPNOTSUPP when the region is not made
+ * of pinned pages or the fragments would not fit (the caller copies).
+ * Caller holds RCU.
+ */
+static int mroce_mr_frags(struct mroce_mr *mr, u64 va, struct sk_buff *skb,
+			  u32 len)
+{
+	struct skb_shared_info *sh = skb_shinfo(skb);
+	u64 off;
+
+	if (!mr->umem || mr->dmabuf || mr->fr_pages)
+		return -EOPNOTSUPP;
+	off = va - mr->iova + ib_umem_offset(mr->umem);
+	while (len) {
+		unsigned int poff, n;
+		struct page *page = mroce_mr_page(mr, off, &poff);
+		skb_frag_t *last = sh->nr_frags ?
+				   &sh->frags[sh->nr_frags - 1] : NULL;
+
+		if (!page)
+			return -EFAULT;
+		n = min_t(u32, len, PAGE_SIZE - poff);
+		if (last && skb_frag_page(last) == page &&
+		    skb_frag_off(last) + skb_frag_size(last) == poff) {
+			skb_frag_size_add(last, n);
+		} else {
+			/* One slot stays free for the trailer (mroce_net.c). */
+			if (sh->nr_frags >= MAX_SKB_FRAGS - 1)
+				return -EOPNOTSUPP;
+			get_page(page);
+			skb_fill_page_desc(skb, sh->nr_frags, page, poff, n);
+		}
+		skb->len += n;
+		skb->data_len += n;
+		skb->truesize += n;
+		off += n;
+		len -= n;
+	}
+	/* The pages are the user's: they may change under the packet. */
+	sh->flags |= SKBFL_SHARED_FRAG;
 	return 0;
 }
 
@@ -185,24 +239,16 @@ u32 mroce_sge_total(const struct metaroce_sge *sge, u32 nsge)
 	return total > U32_MAX ? U32_MAX : total;
 }
 
-/**
- * mroce_sge_copy() - move bytes between a buffer and a local SGE list
- * @dp: the QP (its PD must own the regions)
- * @sge: the list, already copied out of the shared ring
- * @nsge: entries of @sge
- * @off: byte offset into the list
- * @buf: the other side of the copy
- * @len: bytes
- * @to_mem: write into the SGEs (needs IB_ACCESS_LOCAL_WRITE) or read them
- *
- * Return: 0; -EACCES if a key, PD, right or bound check fails (IBTA local
- * protection error); -EMSGSIZE if the list is shorter than @off + @len.
+/*
+ * Walk [@off, @off + @len) of a local SGE list: copy through @c, or with
+ * @skb attach the pages to it.  See mroce_sge_copy() for the errors.
  */
-int mroce_sge_copy(struct mroce_dpqp *dp, const struct metaroce_sge *sge,
-		   u32 nsge, u32 off, void *buf, u32 len, bool to_mem)
+static int mroce_sge_walk(struct mroce_dpqp *dp,
+			  const struct metaroce_sge *sge, u32 nsge, u32 off,
+			  struct mroce_cur *c, struct sk_buff *skb, u32 len,
+			  bool to_mem)
 {
 	int access = to_mem ? IB_ACCESS_LOCAL_WRITE : 0;
-	u8 *p = buf;
 	int err = 0;
 	u32 i;
 
@@ -222,10 +268,13 @@ int mroce_sge_copy(struct mroce_dpqp *dp, const struct metaroce_sge *sge,
 			err = -EACCES;
 			break;
 		}
-		err = mroce_mr_xfer(mr, sge[i].addr + off, p, n, to_mem);
+		if (skb)
+			err = mroce_mr_frags(mr, sge[i].addr + off, skb, n);
+		else
+			err = mroce_mr_xfer(mr, sge[i].addr + off, c, n,
+					    to_mem);
 		if (err)
 			break;
-		p += n;
 		len -= n;
 		off = 0;
 	}
@@ -233,6 +282,65 @@ int mroce_sge_copy(struct mroce_dpqp *dp, const struct metaroce_sge *sge,
 	if (!err && len)
 		err = -EMSGSIZE;
 	return err;
+}
+
+/**
+ * mroce_sge_copy() - move bytes between a buffer and a local SGE list
+ * @dp: the QP (its PD must own the regions)
+ * @sge: the list, already copied out of the shared ring
+ * @nsge: entries of @sge
+ * @off: byte offset into the list
+ * @buf: the other side of the copy
+ * @len: bytes
+ * @to_mem: write into the SGEs (needs IB_ACCESS_LOCAL_WRITE) or read them
+ *
+ * Return: 0; -EACCES if a key, PD, right or bound check fails (IBTA local
+ * protection error); -EMSGSIZE if the list is shorter than @off + @len.
+ */
+int mroce_sge_copy(struct mroce_dpqp *dp, const struct metaroce_sge *sge,
+		   u32 nsge, u32 off, void *buf, u32 len, bool to_mem)
+{
+	struct mroce_cur c = { .p = buf };
+
+	return mroce_sge_walk(dp, sge, nsge, off, &c, NULL, len, to_mem);
+}
+
+/**
+ * mroce_sge_place() - write received payload into a local SGE list
+ * @dp: the QP
+ * @sge: the list (of a receive WQE, or of a READ's send WQE)
+ * @nsge: entries of @sge
+ * @off: byte offset into the list
+ * @pkt: the packet; its first @len payload bytes are written
+ * @len: bytes, at most pkt->lo.pay_len
+ *
+ * Return: as mroce_sge_copy().
+ */
+int mroce_sge_place(struct mroce_dpqp *dp, const struct metaroce_sge *sge,
+		    u32 nsge, u32 off, const struct mroce_rxpkt *pkt, u32 len)
+{
+	struct mroce_cur c = mroce_pkt_cur(pkt);
+
+	return mroce_sge_walk(dp, sge, nsge, off, &c, NULL, len, true);
+}
+
+/**
+ * mroce_sge_frags() - attach bytes of a local SGE list to an skb by reference
+ * @dp: the QP
+ * @sge: the list
+ * @nsge: entries of @sge
+ * @off: byte offset into the list
+ * @skb: the packet, its payload fragments follow those it has
+ * @len: bytes
+ *
+ * Return: as mroce_sge_copy(), or -EOPNOTSUPP when a region is not made
+ * of pinned user pages or the skb has too few fragment slots: the caller
+ * frees @skb and copies instead.
+ */
+int mroce_sge_frags(struct mroce_dpqp *dp, const struct metaroce_sge *sge,
+		    u32 nsge, u32 off, struct sk_buff *skb, u32 len)
+{
+	return mroce_sge_walk(dp, sge, nsge, off, NULL, skb, len, false);
 }
 
 /*
@@ -253,8 +361,9 @@ int mroce_rkey_check(struct mroce_dpqp *dp, u32 rkey, u64 va, u32 len,
 }
 
 /* As mroce_rkey_check(), then copy; -EACCES on a failed check. */
-int mroce_rkey_copy(struct mroce_dpqp *dp, u32 rkey, u64 va, void *buf,
-		    u32 len, int access, bool to_mem)
+static int mroce_rkey_xfer(struct mroce_dpqp *dp, u32 rkey, u64 va,
+			   struct mroce_cur *c, struct sk_buff *skb, u32 len,
+			   int access, bool to_mem)
 {
 	struct mroce_mr *mr;
 	int err;
@@ -263,9 +372,38 @@ int mroce_rkey_copy(struct mroce_dpqp *dp, u32 rkey, u64 va, void *buf,
 		return 0;
 	rcu_read_lock();
 	mr = mroce_mr_lookup(dp, rkey, true, access, va, len);
-	err = mr ? mroce_mr_xfer(mr, va, buf, len, to_mem) : -EACCES;
+	if (!mr)
+		err = -EACCES;
+	else if (skb)
+		err = mroce_mr_frags(mr, va, skb, len);
+	else
+		err = mroce_mr_xfer(mr, va, c, len, to_mem);
 	rcu_read_unlock();
 	return err;
+}
+
+int mroce_rkey_copy(struct mroce_dpqp *dp, u32 rkey, u64 va, void *buf,
+		    u32 len, int access, bool to_mem)
+{
+	struct mroce_cur c = { .p = buf };
+
+	return mroce_rkey_xfer(dp, rkey, va, &c, NULL, len, access, to_mem);
+}
+
+/* Write the first @len payload bytes of @pkt at @va (an RDMA WRITE). */
+int mroce_rkey_place(struct mroce_dpqp *dp, u32 rkey, u64 va,
+		     const struct mroce_rxpkt *pkt, u32 len, int access)
+{
+	struct mroce_cur c = mroce_pkt_cur(pkt);
+
+	return mroce_rkey_xfer(dp, rkey, va, &c, NULL, len, access, true);
+}
+
+/* As mroce_sge_frags(), for a remote key (READ responses). */
+int mroce_rkey_frags(struct mroce_dpqp *dp, u32 rkey, u64 va,
+		     struct sk_buff *skb, u32 len, int access)
+{
+	return mroce_rkey_xfer(dp, rkey, va, NULL, skb, len, access, false);
 }
 
 /**

@@ -20,9 +20,12 @@
  * the device by the receiving netdev and the port and hands the skb to the
  * QP's task (mroce_task_rx()), which does all the parsing.  Transmit: the
  * data path builds the transport headers and payload in a linear skb
- * (mroce_tx_alloc()); mroce_tx_send() adds UDP and IP headers itself, so
- * that the ICRC can cover the final IP header (IBTA A17.8 includes the IPv4
- * identification), then hands the packet to ip_local_out()/ip6_local_out().
+ * (mroce_tx_alloc()), or the headers only with the payload attached from a
+ * user memory region as page fragments and the pad and ICRC in a trailer
+ * fragment (mroce_tx_trailer()).  mroce_tx_send() adds UDP and IP headers
+ * itself, so that the ICRC can cover the final IP header (IBTA A17.8
+ * includes the IPv4 identification), then hands the packet to
+ * ip_local_out()/ip6_local_out().
  */
 #include <linux/inetdevice.h>
 #include <linux/netdevice.h>
@@ -37,7 +40,6 @@
 
 #include "mroce_dp.h"
 #include "core/mroce_icrc.h"
-#include "core/mroce_raw.h"
 
 /**
  * struct mroce_net - MetaRoCE state of one network namespace
@@ -170,18 +172,47 @@ static int mroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	return 0;
 }
 
+/*
+ * tx_zcopy=: payloads of at least this many bytes from user memory regions
+ * leave by reference (page fragments) rather than copied into the skb.
+ * Below it a copy is cheaper than the page references and the trailer.
+ */
+static unsigned int mroce_tx_zcopy = 256;
+module_param_named(tx_zcopy, mroce_tx_zcopy, uint, 0644);
+MODULE_PARM_DESC(tx_zcopy,
+		 "Send payloads of at least this many bytes from user memory by reference, not copied (0: always copy; default 256)");
+
 /**
- * mroce_tx_alloc() - a linear skb for one RoCEv2 packet
+ * mroce_tx_zcopy_ok() - may a payload leave by reference?
+ * @mdev: the sending device
+ * @plen: payload bytes of the packet
+ *
+ * Only when tx_zcopy allows it for @plen and the netdev takes page
+ * fragments (NETIF_F_SG; without it the stack would linearize the skb,
+ * copying after all).
+ */
+bool mroce_tx_zcopy_ok(struct mroce_dev *mdev, u32 plen)
+{
+	unsigned int min = READ_ONCE(mroce_tx_zcopy);
+
+	return min && plen >= min && (mdev->ndev->features & NETIF_F_SG);
+}
+
+/**
+ * mroce_tx_alloc() - an skb for one RoCEv2 packet
  * @mdev: the sending device
  * @av: the path (selects the IP version, hence the headroom)
  * @opcode: BTH opcode, for the length of the transport headers
  * @plen: payload bytes
- * @payload: where the caller writes the payload
+ * @payload: where the caller writes the payload; NULL when the caller
+ *	attaches it as page fragments, then mroce_tx_trailer()
  * @gfp: allocation flags: GFP_ATOMIC from the task (which holds a spinlock,
  *	in softirq or with BH disabled)
  *
- * skb->data is the BTH; the pad and the ICRC trailer are zeroed.  Returns
- * NULL without memory or for an unknown opcode.
+ * skb->data is the BTH.  With @payload the skb is linear and holds the
+ * payload room, the pad and the ICRC trailer (zeroed); without, it holds
+ * the transport headers only.  Returns NULL without memory or for an
+ * unknown opcode.
  */
 struct sk_buff *mroce_tx_alloc(struct mroce_dev *mdev, const struct mroce_av *av,
 			       u8 opcode, u32 plen, u8 **payload, gfp_t gfp)
@@ -197,28 +228,73 @@ struct sk_buff *mroce_tx_alloc(struct mroce_dev *mdev, const struct mroce_av *av
 	hlen = (av->network_type == RDMA_NETWORK_IPV6 ?
 		sizeof(struct ipv6hdr) : sizeof(struct iphdr)) +
 	       sizeof(struct udphdr) + LL_RESERVED_SPACE(ndev);
-	tlen = op->hdr_len + plen + pad + MROCE_ICRC_LEN;
+	tlen = op->hdr_len;
+	if (payload)
+		tlen += plen + pad + MROCE_ICRC_LEN;
 	skb = alloc_skb(hlen + tlen + ndev->needed_tailroom, gfp);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, hlen);
 	p = skb_put(skb, tlen);
-	memset(p + op->hdr_len + plen, 0, pad + MROCE_ICRC_LEN);
-	*payload = p + op->hdr_len;
+	if (payload) {
+		memset(p + op->hdr_len + plen, 0, pad + MROCE_ICRC_LEN);
+		*payload = p + op->hdr_len;
+	}
 	return skb;
 }
 
-/* ICRC over the finished IP, UDP and transport headers (IBTA A17.8). */
+/**
+ * mroce_tx_trailer() - end a packet whose payload is in page fragments
+ * @skb: from mroce_tx_alloc() without @payload, its @plen payload bytes
+ *	attached (mroce_sge_frags(), mroce_rkey_frags())
+ * @plen: those bytes
+ *
+ * Appends the pad and the ICRC room (zeroed) as one more fragment, from
+ * the per-CPU page fragment cache.  Returns 0 or -ENOMEM.
+ */
+int mroce_tx_trailer(struct sk_buff *skb, u32 plen)
+{
+	u32 len = mroce_padcnt(plen) + MROCE_ICRC_LEN;
+	struct page *page;
+	u8 *t;
+
+	if (WARN_ON_ONCE(skb_shinfo(skb)->nr_frags >= MAX_SKB_FRAGS))
+		return -EMSGSIZE;
+	t = netdev_alloc_frag(len);
+	if (!t)
+		return -ENOMEM;
+	memset(t, 0, len);
+	page = virt_to_head_page(t);
+	skb_fill_page_desc(skb, skb_shinfo(skb)->nr_frags, page,
+			   t - (u8 *)page_address(page), len);
+	skb->len += len;
+	skb->data_len += len;
+	skb->truesize += len;
+	return 0;
+}
+
+/*
+ * ICRC over the finished IP, UDP and transport headers and the payload
+ * (IBTA A17.8), written into the last four bytes, which may be in the
+ * trailer fragment.
+ */
 static void mroce_tx_icrc(struct sk_buff *skb, bool ipv6)
 {
-	u8 *bth = skb_transport_header(skb) + sizeof(struct udphdr);
-	u32 len = skb_tail_pointer(skb) - bth;
+	u32 bth = skb_transport_offset(skb) + sizeof(struct udphdr);
+	u32 len = skb->len - bth;
+	__le32 icrc;
 	u32 crc;
 
 	crc = mroce_icrc_begin(skb_network_header(skb), ipv6);
-	crc = mroce_icrc_update(crc, bth + MROCE_BTH_LEN,
-				len - MROCE_BTH_LEN - MROCE_ICRC_LEN);
-	mroce_put_le32(bth + len - MROCE_ICRC_LEN, mroce_icrc_finish(crc));
+	crc = mroce_skb_icrc(skb, bth + MROCE_BTH_LEN,
+			     len - MROCE_BTH_LEN - MROCE_ICRC_LEN, crc);
+	icrc = cpu_to_le32(mroce_icrc_finish(crc));
+	if (!skb_is_nonlinear(skb))
+		memcpy(skb_tail_pointer(skb) - MROCE_ICRC_LEN, &icrc,
+		       MROCE_ICRC_LEN);
+	else
+		WARN_ON_ONCE(skb_store_bits(skb, skb->len - MROCE_ICRC_LEN,
+					    &icrc, MROCE_ICRC_LEN));
 }
 
 /* Caller disabled BH (dst_cache is per CPU).  Consumes @skb. */

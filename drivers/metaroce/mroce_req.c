@@ -302,6 +302,44 @@ static u8 mroce_req_copy_status(int err)
 }
 
 /*
+ * The skb of the next packet of RC WQE @s with its @plen payload bytes from
+ * dp->req_off attached by reference (mroce_sge_frags()), when that is
+ * allowed and possible; NULL and *@err otherwise: -EOPNOTSUPP (copy
+ * instead), -ENOMEM, or the protection/length error of the SGE list.
+ * Only RC: its WQE completes when the ACK shows the peer has the data, so
+ * the pages are no longer the packet's business by the time the
+ * application may reuse them (a UC or UD WQE completes once sent, possibly
+ * before the skb has left a queue).
+ */
+static struct sk_buff *mroce_req_skb_zcopy(struct mroce_dpqp *dp,
+					   struct mroce_swqe *s, u8 opcode,
+					   u32 plen, int *err)
+{
+	struct sk_buff *skb;
+
+	*err = -EOPNOTSUPP;
+	if (!mroce_qp_is_rc(dp->qp) || (s->wqe.send_flags & IB_SEND_INLINE) ||
+	    !mroce_tx_zcopy_ok(dp->mdev, plen))
+		return NULL;
+	skb = mroce_tx_alloc(dp->mdev, &dp->av, opcode, plen, NULL,
+			     GFP_ATOMIC);
+	if (!skb) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = mroce_sge_frags(dp, mroce_swqe_sges(s), s->wqe.num_sge,
+			       dp->req_off, skb, plen);
+	if (!*err)
+		*err = mroce_tx_trailer(skb, plen);
+	if (*err) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	mroce_count(dp->mdev, MROCE_CNT_TX_ZCOPY);
+	return skb;
+}
+
+/*
  * The skb of the next packet of connected-QP WQE @s: @plen payload bytes
  * from dp->req_off.  A local protection or length error completes the WQE
  * in error (a receiver that saw the message start gets no LAST and drops
@@ -316,6 +354,13 @@ static struct sk_buff *mroce_req_skb(struct mroce_dpqp *dp,
 	u8 *payload;
 	int err;
 
+	skb = mroce_req_skb_zcopy(dp, s, opcode, plen, &err);
+	if (skb)
+		return skb;
+	if (err == -ENOMEM)
+		return ERR_PTR(-ENOMEM);
+	if (err != -EOPNOTSUPP)
+		goto fail;
 	skb = mroce_tx_alloc(dp->mdev, &dp->av, opcode, plen, &payload,
 			     GFP_ATOMIC);
 	if (!skb)
@@ -324,6 +369,7 @@ static struct sk_buff *mroce_req_skb(struct mroce_dpqp *dp,
 	if (!err)
 		return skb;
 	kfree_skb(skb);
+fail:
 	if (start) {
 		mroce_req_fail_new(dp, s, mroce_req_copy_status(err));
 	} else {

@@ -292,6 +292,55 @@ static u8 mroce_resp_read_opcode(u32 i, u32 n)
 }
 
 /*
+ * The skb of READ response @opcode carrying bytes [@off, @off + @plen) of
+ * the READ being answered: attached by reference when the region and the
+ * netdev allow it (the responder completes nothing, so the application
+ * owns the timing of its READ-exposed memory as on any RDMA device),
+ * copied otherwise.  NULL and *@err: -ENOMEM, or -EACCES/-EFAULT when the
+ * region no longer grants the READ.
+ */
+static struct sk_buff *mroce_resp_read_skb(struct mroce_dpqp *dp, u8 opcode,
+					   u32 off, u32 plen, int *err)
+{
+	struct mroce_resp_read *rd = &dp->rd;
+	struct sk_buff *skb;
+	u8 *payload;
+
+	if (mroce_tx_zcopy_ok(dp->mdev, plen)) {
+		skb = mroce_tx_alloc(dp->mdev, &dp->av, opcode, plen, NULL,
+				     GFP_ATOMIC);
+		if (!skb) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		*err = mroce_rkey_frags(dp, rd->rkey, rd->va + off, skb, plen,
+					IB_ACCESS_REMOTE_READ);
+		if (!*err)
+			*err = mroce_tx_trailer(skb, plen);
+		if (!*err) {
+			mroce_count(dp->mdev, MROCE_CNT_TX_ZCOPY);
+			return skb;
+		}
+		kfree_skb(skb);
+		if (*err != -EOPNOTSUPP)
+			return NULL;
+	}
+	skb = mroce_tx_alloc(dp->mdev, &dp->av, opcode, plen, &payload,
+			     GFP_ATOMIC);
+	if (!skb) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = mroce_rkey_copy(dp, rd->rkey, rd->va + off, payload, plen,
+			       IB_ACCESS_REMOTE_READ, false);
+	if (*err) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	return skb;
+}
+
+/*
  * Send the next response of the READ being answered.  Returns 0, -ENOMEM
  * (try again in a later run) or -EFAULT (the region went away under the
  * READ: NAKed, the QP goes to ERR).
@@ -303,16 +352,13 @@ static int mroce_resp_read_one(struct mroce_dpqp *dp)
 	u32 psn = mroce_psn_add(rd->psn, rd->next);
 	struct mroce_hdr h = {};
 	struct sk_buff *skb;
-	u8 *payload;
+	int err;
 
 	h.bth.opcode = mroce_resp_read_opcode(rd->next, rd->npkt);
-	skb = mroce_tx_alloc(dp->mdev, &dp->av, h.bth.opcode, plen, &payload,
-			     GFP_ATOMIC);
-	if (!skb)
+	skb = mroce_resp_read_skb(dp, h.bth.opcode, off, plen, &err);
+	if (!skb && err == -ENOMEM)
 		return -ENOMEM;
-	if (mroce_rkey_copy(dp, rd->rkey, rd->va + off, payload, plen,
-			    IB_ACCESS_REMOTE_READ, false)) {
-		kfree_skb(skb);
+	if (!skb) {
 		rd->active = false;
 		mroce_resp_nak(dp, MROCE_NAK_REMOTE_ACCESS_ERROR, psn);
 		mroce_task_fatal(dp);
@@ -459,8 +505,8 @@ static void mroce_resp_write(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	if ((flags & MROCE_OPF_IMM) && !m->have_rwqe &&
 	    !mroce_resp_need_rwqe(dp, pkt))
 		return;
-	if (mroce_rkey_copy(dp, m->wr_rkey, m->wr_va, pkt->payload, plen,
-			    IB_ACCESS_REMOTE_WRITE, true)) {
+	if (mroce_rkey_place(dp, m->wr_rkey, m->wr_va, pkt, plen,
+			     IB_ACCESS_REMOTE_WRITE)) {
 		mroce_resp_fatal(dp, pkt, MROCE_NAK_REMOTE_ACCESS_ERROR,
 				 IB_WC_REM_ACCESS_ERR);
 		return;
@@ -491,8 +537,8 @@ static void mroce_resp_sendop(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 				 IB_WC_REM_INV_REQ_ERR);
 		return;
 	}
-	err = mroce_sge_copy(dp, mroce_rwqe_sges(dp), dp->rwqe->num_sge,
-			     m->rcv_off, pkt->payload, plen, true);
+	err = mroce_sge_place(dp, mroce_rwqe_sges(dp), dp->rwqe->num_sge,
+			      m->rcv_off, pkt, plen);
 	if (err) {
 		/* IBTA 9.7.5.2.2 / 9.7.5.2.4: too long, or a bad local key. */
 		if (err == -EMSGSIZE)
@@ -623,9 +669,9 @@ static void mroce_resp_ud(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	err = mroce_sge_copy(dp, mroce_rwqe_sges(dp), dp->rwqe->num_sge, 0,
 			     &grh, sizeof(grh), true);
 	if (!err)
-		err = mroce_sge_copy(dp, mroce_rwqe_sges(dp),
-				     dp->rwqe->num_sge, sizeof(grh),
-				     pkt->payload, plen, true);
+		err = mroce_sge_place(dp, mroce_rwqe_sges(dp),
+				      dp->rwqe->num_sge, sizeof(grh), pkt,
+				      plen);
 	if (err)
 		cqe.status = err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
 						IB_WC_LOC_PROT_ERR;
@@ -675,8 +721,8 @@ static bool mroce_resp_uc_send(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 		mroce_resp_uc_drop(dp, MROCE_CNT_RX_DROP_NO_RECV);
 		return false;
 	}
-	if (mroce_sge_copy(dp, mroce_rwqe_sges(dp), dp->rwqe->num_sge,
-			   m->rcv_off, pkt->payload, pkt->lo.pay_len, true)) {
+	if (mroce_sge_place(dp, mroce_rwqe_sges(dp), dp->rwqe->num_sge,
+			    m->rcv_off, pkt, pkt->lo.pay_len)) {
 		mroce_resp_uc_drop(dp, MROCE_CNT_RX_DROP_MALFORMED);
 		return false;
 	}
@@ -705,8 +751,8 @@ static bool mroce_resp_uc_write(struct mroce_dpqp *dp,
 	if (plen > m->wr_left ||
 	    ((flags & (MROCE_OPF_LAST | MROCE_OPF_ONLY)) && plen != m->wr_left))
 		goto drop;
-	if (mroce_rkey_copy(dp, m->wr_rkey, m->wr_va, pkt->payload, plen,
-			    IB_ACCESS_REMOTE_WRITE, true))
+	if (mroce_rkey_place(dp, m->wr_rkey, m->wr_va, pkt, plen,
+			     IB_ACCESS_REMOTE_WRITE))
 		goto drop;
 	m->wr_va += plen;
 	m->wr_left -= plen;

@@ -221,20 +221,32 @@ static void mroce_task_arm(struct mroce_dpqp *dp)
 
 /*
  * Check a received packet: transport headers against the opcode table,
- * ICRC, P_Key.  Returns 0 with @pkt filled, or a negative errno (drop).
+ * ICRC, P_Key.  The headers are pulled into the linear part; the payload
+ * stays where it is (page fragments from a sender that transmits by
+ * reference, or a NIC's receive pages).  Returns 0 with @pkt filled, or a
+ * negative errno (drop).
  */
-static int mroce_task_parse(struct sk_buff *skb, struct mroce_rxpkt *pkt)
+static int mroce_task_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
+			    struct mroce_rxpkt *pkt)
 {
-	u32 len, crc, hlen;
+	const struct mroce_opcode_info *op;
+	u32 len, crc, hlen, bth_off = sizeof(struct udphdr);
+	__le32 icrc_buf, *icrc;
 	u8 *nh, *bth;
 	int err;
 
-	if (skb_linearize(skb))
+	/* A frag_list (GRO) is not walked below: make it linear. */
+	if (skb_has_frag_list(skb) && skb_linearize(skb))
 		return -ENOMEM;
-	if (skb->len < sizeof(struct udphdr) + MROCE_BTH_LEN + MROCE_ICRC_LEN)
+	if (skb->len < bth_off + MROCE_BTH_LEN + MROCE_ICRC_LEN)
 		return -EMSGSIZE;
-	bth = skb->data + sizeof(struct udphdr);
-	len = skb->len - sizeof(struct udphdr);
+	/* mroce_task_rx() pulled the BTH; now every header of the opcode. */
+	op = mroce_opcode_info(skb->data[bth_off]);
+	if (op && skb->len >= bth_off + op->hdr_len &&
+	    !pskb_may_pull(skb, bth_off + op->hdr_len))
+		return -ENOMEM;
+	bth = skb->data + bth_off;
+	len = skb->len - bth_off;
 	err = mroce_hdr_decode(bth, len, &pkt->hdr, &pkt->lo);
 	if (err)
 		return err;
@@ -246,16 +258,22 @@ static int mroce_task_parse(struct sk_buff *skb, struct mroce_rxpkt *pkt)
 	if (nh + hlen != skb->data)
 		return -EPROTO;
 	crc = mroce_icrc_begin(nh, pkt->ipv6);
-	crc = mroce_icrc_update(crc, bth + MROCE_BTH_LEN,
-				len - MROCE_BTH_LEN - MROCE_ICRC_LEN);
-	if (mroce_icrc_finish(crc) !=
-	    mroce_get_le32(bth + len - MROCE_ICRC_LEN))
+	crc = mroce_skb_icrc(skb, bth_off + MROCE_BTH_LEN,
+			     len - MROCE_BTH_LEN - MROCE_ICRC_LEN, crc);
+	icrc = skb_header_pointer(skb, skb->len - MROCE_ICRC_LEN,
+				  MROCE_ICRC_LEN, &icrc_buf);
+	if (!icrc || mroce_icrc_finish(crc) != le32_to_cpu(*icrc))
 		return -EBADMSG;
 	/* IBTA 9.6.1.1 (C9-41): only the default partition exists. */
 	if ((pkt->hdr.bth.pkey & 0x7fff) != 0x7fff)
 		return -EACCES;
 	pkt->skb = skb;
-	pkt->payload = bth + pkt->lo.hdr_len;
+	pkt->pay_off = bth_off + pkt->lo.hdr_len;
+	pkt->payload = NULL;
+	if (pkt->pay_off + pkt->lo.pay_len <= skb_headlen(skb))
+		pkt->payload = skb->data + pkt->pay_off;
+	else
+		mroce_count(dp->mdev, MROCE_CNT_RX_PAGED);
 	return 0;
 }
 
@@ -302,7 +320,7 @@ static void mroce_task_rx_one(struct mroce_dpqp *dp, struct sk_buff *skb,
 		kfree_skb(skb);
 		return;
 	}
-	err = mroce_task_parse(skb, &pkt);
+	err = mroce_task_parse(dp, skb, &pkt);
 	if (err) {
 		mroce_count(dp->mdev, err == -EBADMSG ? MROCE_CNT_RX_DROP_ICRC :
 				      MROCE_CNT_RX_DROP_MALFORMED);
@@ -479,8 +497,10 @@ static bool mroce_task_doorbell(struct mroce_dpqp *dp)
 	 */
 	set_bit(MROCE_TASK_KICK, &dp->flags);
 	smp_mb__after_atomic();
-	if (!spin_trylock(&dp->run_lock))
+	if (!spin_trylock(&dp->run_lock)) {
+		mroce_count(dp->mdev, MROCE_CNT_TASK_BUSY);
 		return true;
+	}
 	cpu = smp_processor_id();
 	if (cpu != dp->cpu && mroce_qp_connected(dp->qp) &&
 	    !mroce_req_idle(dp)) {
@@ -530,7 +550,8 @@ void mroce_task_rx(struct mroce_dev *mdev, struct sk_buff *skb)
 	 */
 	skb_queue_tail(&dp->rxq, skb);
 	smp_mb();
-	mroce_task_try_run(dp);
+	if (!mroce_task_try_run(dp))
+		mroce_count(mdev, MROCE_CNT_TASK_BUSY);
 	return;
 drop:
 	kfree_skb(skb);

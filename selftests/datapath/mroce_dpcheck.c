@@ -465,14 +465,60 @@ static int bench(struct side *a, struct side *b, size_t mib, int n)
 	return bad;
 }
 
+/*
+ * -L: one 2-byte inline WRITE at a time from a to b.  A stack that runs
+ * the whole round trip (request, responder, ACK, completer) inside the
+ * post's system call has the completion ready at the first poll after
+ * ibv_post_send() returns; the count of such posts says whether it does.
+ */
+static int probe(struct side *a, struct side *b, int n)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)a->buf,
+		.length = 2,
+		.lkey = a->mr[0]->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_RDMA_WRITE,
+		.send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE,
+	}, *bad;
+	long polls = 0;
+	int i, k, first = 0;
+	struct ibv_wc wc;
+	double t0;
+
+	wr.wr.rdma.remote_addr = (uintptr_t)b->buf;
+	wr.wr.rdma.rkey = b->mr[0]->rkey;
+	t0 = now_s();
+	for (i = 0; i < n; i++) {
+		if (ibv_post_send(a->qp, &wr, &bad))
+			die("post_send");
+		k = ibv_poll_cq(a->cq, 1, &wc);
+		if (k == 1)
+			first++;
+		while (k == 0) {
+			k = ibv_poll_cq(a->cq, 1, &wc);
+			polls++;
+		}
+		if (k < 0 || wc.status != IBV_WC_SUCCESS)
+			die("WRITE completion");
+	}
+	printf("%d WRITEs of 2 B, one at a time: %.2f us each; %d complete at the first poll after the post; %ld more polls\n",
+	       n, (now_s() - t0) * 1e6 / n, first, polls);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct side a = { .gid_idx = -1 }, b = { .gid_idx = -1 };
 	int iters = 200, c, i, counts[2] = { 0, 0 };
 	size_t bench_mib = 0;
+	bool lat = false;
 
 	seed = time(NULL);
-	while ((c = getopt(argc, argv, "a:b:g:G:n:o:s:t:uW:")) != -1) {
+	while ((c = getopt(argc, argv, "a:b:g:G:Ln:o:s:t:uW:")) != -1) {
 		switch (c) {
 		case 'a': a.name = optarg; break;
 		case 'b': b.name = optarg; break;
@@ -487,6 +533,7 @@ int main(int argc, char **argv)
 		case 't': tclass = strtoul(optarg, NULL, 0) & 0xff; break;
 		case 'u': uc = true; break;
 		case 'W': bench_mib = strtoul(optarg, NULL, 0); break;
+		case 'L': lat = true; break;
 		default: goto usage;
 		}
 	}
@@ -500,6 +547,8 @@ int main(int argc, char **argv)
 	connect_qp(&b, &a);
 	if (bench_mib)
 		return bench(&a, &b, bench_mib, iters);
+	if (lat)
+		return probe(&a, &b, iters);
 	for (i = 0; i < iters && failures < 5; i++) {
 		bool ab = rnd(2);
 
@@ -511,7 +560,7 @@ int main(int argc, char **argv)
 	       counts[1], a.name, b.name, counts[0], b.name, a.name, failures);
 	return failures ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-u] [-o send,write,read,atomic] [-W MIB]\n",
+	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-u] [-o send,write,read,atomic] [-W MIB] [-L]\n",
 		argv[0]);
 	return 2;
 }

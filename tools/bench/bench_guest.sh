@@ -48,6 +48,16 @@ ROWS=(
 	"ib_send_lat 2 B|ib_send_lat|2|2000|lat|1"
 )
 
+# Rows measured once more per round on MetaRoCE with zero-copy transmit off
+# (module parameter tx_zcopy=0: every payload copied into the skb), as
+# stack "metaroce-copy": what sending by reference saves.
+ZROWS=(
+	"ib_write_bw 64 KiB|ib_write_bw|65536|400|bw|1"
+	"ib_send_bw 64 KiB|ib_send_bw|65536|400|bw|1"
+	"ib_read_bw 64 KiB|ib_read_bw|65536|400|bw|1"
+)
+ZPARAM=/sys/module/metaroce/parameters/tx_zcopy
+
 die() { echo "bench: $*" >&2; exit 1; }
 
 if [ -n "${MROCE_T_BENCH_ONLY:-}" ]; then
@@ -57,6 +67,11 @@ if [ -n "${MROCE_T_BENCH_ONLY:-}" ]; then
 	done
 	[ ${#kept[@]} -gt 0 ] || die "no row matches '$MROCE_T_BENCH_ONLY'"
 	ROWS=("${kept[@]}")
+	kept=()
+	for row in "${ZROWS[@]}"; do
+		[[ ${row%%|*} =~ $MROCE_T_BENCH_ONLY ]] && kept+=("$row")
+	done
+	ZROWS=("${kept[@]}")
 fi
 
 for t in ib_write_bw ib_send_bw ib_read_bw ib_write_lat ib_send_lat rdma; do
@@ -255,6 +270,15 @@ for round in $(seq "$RUNS"); do
 			v=$(measure $stack "$row" "$round")
 			echo "$stack|${row%%|*}|$round|$v" | tee -a "$RAW"
 		done
+		if [ $stack = metaroce ] && [ -w $ZPARAM ]; then
+			zc=$(cat $ZPARAM)
+			echo 0 >$ZPARAM
+			for row in "${ZROWS[@]}"; do
+				v=$(measure metaroce-copy "$row" "$round")
+				echo "metaroce-copy|${row%%|*}|$round|$v" | tee -a "$RAW"
+			done
+			echo "$zc" >$ZPARAM
+		fi
 		stack_down $stack
 	done
 done
@@ -268,6 +292,32 @@ if [ -x "$DPCHECK" ] && stack_up metaroce; then
 	MROFF=$(timeout 300 "$DPCHECK" -a "$DA" -g "$GA" -b "$DB" -G "$GB" \
 		-W 1024 -n 800 2>&1 | tail -n 1)
 	stack_down metaroce
+fi
+
+# The round trip of one 2-byte WRITE inside one system call: one process
+# on CPU 0 with both QPs (mroce_dpcheck -L), so the request, the
+# responder, the ACK and the completer all run in ibv_post_send() on one
+# CPU and nothing waits for another; what the stack's own code path costs.
+SYNC="not measured (no mroce_dpcheck)"
+if [ -x "$DPCHECK" ]; then
+	sm=() sr=()
+	for round in $(seq "$RUNS"); do
+		for stack in rxe metaroce; do
+			stack_up $stack || continue
+			v=$(taskset -c 0 timeout 120 "$DPCHECK" -a "$DA" -g "$GA" \
+				-b "$DB" -G "$GB" -n 3000 -L 2>/dev/null |
+				sed -n 's/.*one at a time: \([0-9.]*\) us each.*/\1/p')
+			stack_down $stack
+			[ -n "$v" ] || continue
+			echo "sync|$stack|$round|$v" >>"$RAW"
+			if [ $stack = rxe ]; then sr+=("$v"); else sm+=("$v"); fi
+		done
+	done
+	r=$(printf '%s\n' "${sr[@]}" | grep . | median)
+	m=$(printf '%s\n' "${sm[@]}" | grep . | median)
+	SYNC="rxe $r us, MetaRoCE $m us"
+	[ "$r" != - ] && [ "$m" != - ] &&
+		SYNC="$SYNC, ratio $(awk -v a="$m" -v b="$r" 'BEGIN { printf "%.2f", a / b }')"
 fi
 
 {
@@ -295,13 +345,13 @@ fi
 	for row in "${ROWS[@]}"; do
 		IFS='|' read -r name tool size n kind _ <<<"$row"
 		r=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
-		m=$(grep -F "metaroce|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
+		m=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
 		fails=$(grep -F "|$name|" "$RAW" | grep -c '|fail|')
 		rc=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f5 | grep -v - | median)
-		mc=$(grep -F "metaroce|$name|" "$RAW" | cut -d'|' -f5 | grep -v - | median)
+		mc=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f5 | grep -v - | median)
 		ru=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
-		mu=$(grep -F "metaroce|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
-		md=$(grep -F "metaroce|$name|" "$RAW" | cut -d'|' -f7 | grep -v - | median)
+		mu=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
+		md=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f7 | grep -v - | median)
 		ratio=- ok=-
 		if [ "$r" != - ] && [ "$m" != - ]; then
 			ratio=$(awk -v a="$m" -v b="$r" 'BEGIN { printf "%.2f", a / b }')
@@ -314,6 +364,29 @@ fi
 		[ "$fails" -gt 0 ] && ok="$ok ($fails failed runs)"
 		echo "| $name | $r | $m | $ratio | $ok | $rc | $mc | $ru | $mu | $md |"
 	done
+	if [ ${#ZROWS[@]} -gt 0 ] && grep -q '^metaroce-copy|' "$RAW"; then
+		echo
+		echo "Zero-copy transmit: MetaRoCE as above (payloads of $(cat $ZPARAM 2>/dev/null) bytes"
+		echo "or more sent from the memory region's pages by reference) against"
+		echo "MetaRoCE with tx_zcopy=0 (every payload copied into the skb), same rounds."
+		echo
+		echo "| test | copy | by reference | ratio | CPU ms/MiB copy | CPU ms/MiB by reference |"
+		echo "|---|---|---|---|---|---|"
+		for row in "${ZROWS[@]}"; do
+			name=${row%%|*}
+			c=$(grep -F "metaroce-copy|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
+			z=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
+			cu=$(grep -F "metaroce-copy|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
+			zu=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
+			ratio=-
+			[ "$c" != - ] && [ "$z" != - ] &&
+				ratio=$(awk -v a="$z" -v b="$c" 'BEGIN { printf "%.2f", a / b }')
+			echo "| $name | $c | $z | $ratio | $cu | $zu |"
+		done
+	fi
+	echo
+	echo "Round trip of a 2-byte WRITE inside one system call (one process on"
+	echo "CPU 0 owning both QPs, \\`mroce_dpcheck -L\\`, median of $RUNS rounds): $SYNC."
 	echo
 	echo "Offset in a large region: $MROFF."
 	echo
