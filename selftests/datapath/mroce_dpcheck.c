@@ -494,7 +494,7 @@ static int probe(struct side *a, struct side *b, int n)
 	t0 = now_s();
 	for (i = 0; i < n; i++) {
 		if (ibv_post_send(a->qp, &wr, &bad))
-			die("post_send");
+			vt_bail("post_send");
 		k = ibv_poll_cq(a->cq, 1, &wc);
 		if (k == 1)
 			first++;
@@ -503,7 +503,7 @@ static int probe(struct side *a, struct side *b, int n)
 			polls++;
 		}
 		if (k < 0 || wc.status != IBV_WC_SUCCESS)
-			die("WRITE completion");
+			vt_bail("WRITE completion");
 	}
 	printf("%d WRITEs of 2 B, one at a time: %.2f us each; %d complete at the first poll after the post; %ld more polls\n",
 	       n, (now_s() - t0) * 1e6 / n, first, polls);

@@ -19,12 +19,12 @@
 #    deregistered and unpinned, then the packets leave and are received
 #    (the skbs hold their own page references), and the module unloads
 #    (the runner fails the run on any kernel report).
-source "$(dirname "$0")/dp_lib.sh"
+source "$(dirname "$0")/../lib.sh"
 
-BIN=$MROCE_ROOT/build/selftests/datapath/mroce_dpcheck
+BIN=$SUITE_BIN/mroce_dpcheck
 PARAM=/sys/module/metaroce/parameters/tx_zcopy
 dp_setup mm ib_write_bw
-make -s -C "$DP_DIR" >/dev/null || ksft_skip_all "cannot build mroce_dpcheck"
+build_c_tests
 if [ ! -w "$PARAM" ]; then
 	t_fail "metaroce has a writable tx_zcopy parameter"
 	t_done
@@ -32,10 +32,7 @@ fi
 orig=$(cat "$PARAM")
 defer "echo $orig >$PARAM"
 
-# cnt DEV NAME: one hw counter.
-cnt() {
-	rdma statistic show link "$1/1" | tr ' ' '\n' | grep -A1 -x "$2" | tail -n 1
-}
+cnt() { mroce_counter "$@"; }
 # snap: the four counters of interest, "tx1 rx1 tx2 rx2".
 snap() {
 	echo "$(cnt "$DEV1" tx_zcopy_packets) $(cnt "$DEV1" rx_paged_packets)" \
@@ -113,7 +110,7 @@ fi
 # QP and regions to be destroyed (regions unpinned) while they wait.
 ns_exec "$NS1" tc qdisc add dev "$V1" root netem delay 2000ms limit 100000 ||
 	ksft_skip_all "no netem"
-P=18551
+P=$((T_PORT + 36))
 log=$DP_LOGS/zc-kill
 b=$(snap)
 ns_exec "$NS2" timeout 60 ib_write_bw -d "$DEV2" -x "$G2" -F -s 65536 \
