@@ -42,6 +42,7 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_TX_ZCOPY] = { .name = "tx_zcopy_packets" },
 	[MROCE_CNT_RX_PAGED] = { .name = "rx_paged_packets" },
 	[MROCE_CNT_TASK_BUSY] = { .name = "task_busy" },
+	[MROCE_CNT_TASK_WORKER] = { .name = "task_worker_runs" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)

@@ -456,6 +456,7 @@ static void mroce_task_worker(struct mroce_dpqp *dp, unsigned int self)
 {
 	bool more;
 
+	mroce_count(dp->mdev, MROCE_CNT_TASK_WORKER);
 	spin_lock_bh(&dp->run_lock);
 	more = mroce_task_run(dp, mroce_task_req_here(dp));
 	spin_unlock_bh(&dp->run_lock);

@@ -165,6 +165,17 @@ counts() {
 		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i; print $1, n }' \
 		/proc/interrupts
 	echo "ctxt: $(ctxt)"
+	# MetaRoCE's own: task runs in a worker, doorbells and packets that
+	# found a task busy, both devices (absent for rxe).
+	local d c v n
+	for c in task_worker_runs task_busy; do
+		n=0
+		for d in "$DA" "$DB"; do
+			read -r v 2>/dev/null <"/sys/class/infiniband/$d/ports/1/hw_counters/$c" || continue
+			n=$((n + v))
+		done
+		echo "$c: $n"
+	done
 }
 
 # per_msg BEFORE AFTER MESSAGES: the difference of two counts() per message.
@@ -213,21 +224,24 @@ run_once() {
 	wait $spid
 	local src=$?
 	if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
-		echo fail - - -
+		echo fail - - - -
 		return
 	fi
+	local wk
+	wk=$(awk '$1 == "task_worker_runs:" { print $2 }' "$log.counts.txt")
+	[ "$stack" = rxe ] && wk=-
 	# bw: "#bytes #iterations BW-peak BW-average MsgRate";
 	# lat: "#bytes #iterations t_min t_max t_typical ...".
 	# /proc/stat ticks are 10 ms (USER_HZ 100).
 	awk -v s="$size" -v k="$kind" -v cs="$(((c1 - c0) / (n * qps)))" \
 	    -v ms="$(((b1 - b0) * 10))" -v mib="$((size * n * qps))" \
-	    -v db="$(((d1 - d0) * 100 / (n * qps)))" -v st="$stack" '
+	    -v db="$(((d1 - d0) * 100 / (n * qps)))" -v st="$stack" -v wk="${wk:--}" '
 		$1 == s && NF >= 5 && $2 ~ /^[0-9]+$/ {
 			cpu = (k == "bw") ? sprintf("%.1f", ms / (mib / 1048576)) : "-"
 			dbm = (st == "rxe") ? "-" : sprintf("%.2f", db / 100)
-			print ((k == "bw") ? $4 : $5), cs, cpu, dbm; found = 1; exit
+			print ((k == "bw") ? $4 : $5), cs, cpu, dbm, wk; found = 1; exit
 		}
-		END { if (!found) print "fail - - -" }' "$log.client"
+		END { if (!found) print "fail - - - -" }' "$log.client"
 }
 
 # measure STACK ROW ROUND: "figure ctxt" of one run, or "fail -".  perftest
@@ -235,10 +249,10 @@ run_once() {
 # the host is busy the estimate can fail and the run reports inf or 0.
 # Such a run is repeated (up to three tries in all).
 measure() {
-	local stack=$1 row=$2 round=$3 tool size qps v cs cpu db try
+	local stack=$1 row=$2 round=$3 tool size qps v cs cpu db wk try
 	IFS='|' read -r _ tool size _ _ qps <<<"$row"
 	for try in 1 2 3; do
-		read -r v cs cpu db < <(run_once "$stack" "$row" \
+		read -r v cs cpu db wk < <(run_once "$stack" "$row" \
 			"$LOGS/$stack-$tool-$size-q$qps-$round-$try")
 		case $v in
 		fail) break ;;
@@ -246,7 +260,7 @@ measure() {
 		*) break ;;
 		esac
 	done
-	echo "$v|$cs|$cpu|$db"
+	echo "$v|$cs|$cpu|$db|$wk"
 }
 
 median() { # numbers on stdin
@@ -339,9 +353,13 @@ fi
 	echo "per MiB moved, bandwidth rows.  doorbells/msg: send doorbell system"
 	echo "calls of both MetaRoCE devices per message (counter sq_doorbells); rxe's"
 	echo "provider makes one per ibv_post_send() call and has no counter for it."
+	echo "worker runs/msg: runs of MetaRoCE's QP tasks in a worker thread per"
+	echo "message (counter task_worker_runs, both devices): each costs a switch to"
+	echo "a kworker and back; the rest of the task runs in softirq or in the"
+	echo "posting system call."
 	echo
-	echo "| test | rxe | MetaRoCE | ratio | MetaRoCE not slower | ctxt/msg rxe | ctxt/msg MetaRoCE | CPU ms/MiB rxe | CPU ms/MiB MetaRoCE | doorbells/msg MetaRoCE |"
-	echo "|---|---|---|---|---|---|---|---|---|---|"
+	echo "| test | rxe | MetaRoCE | ratio | MetaRoCE not slower | ctxt/msg rxe | ctxt/msg MetaRoCE | CPU ms/MiB rxe | CPU ms/MiB MetaRoCE | doorbells/msg MetaRoCE | worker runs/msg MetaRoCE |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
 	for row in "${ROWS[@]}"; do
 		IFS='|' read -r name tool size n kind _ <<<"$row"
 		r=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
@@ -352,6 +370,7 @@ fi
 		ru=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
 		mu=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
 		md=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f7 | grep -v - | median)
+		mw=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f8 | grep -v - | median)
 		ratio=- ok=-
 		if [ "$r" != - ] && [ "$m" != - ]; then
 			ratio=$(awk -v a="$m" -v b="$r" 'BEGIN { printf "%.2f", a / b }')
@@ -362,7 +381,7 @@ fi
 			fi
 		fi
 		[ "$fails" -gt 0 ] && ok="$ok ($fails failed runs)"
-		echo "| $name | $r | $m | $ratio | $ok | $rc | $mc | $ru | $mu | $md |"
+		echo "| $name | $r | $m | $ratio | $ok | $rc | $mc | $ru | $mu | $md | $mw |"
 	done
 	if [ ${#ZROWS[@]} -gt 0 ] && grep -q '^metaroce-copy|' "$RAW"; then
 		echo
@@ -394,7 +413,8 @@ fi
 		cat "$ROOT/tools/bench/notes.md"
 		echo
 	fi
-	echo "Raw figures (stack|test|round|value|context switches per message|CPU ms per MiB|doorbells per message):"
+	echo "Raw figures (stack|test|round|value|context switches per message|CPU ms per MiB|doorbells per message|worker runs per message;"
+	echo "sync|stack|round|usec: the in-syscall round trip):"
 	echo
 	echo '```'
 	cat "$RAW"
