@@ -739,6 +739,16 @@ void mroce_req_stop(struct mroce_dpqp *dp)
 }
 
 /*
+ * Has the requester sent everything it was given: no WQE started and not
+ * fully sent (nor rewound for a resend), none posted and not fetched?
+ */
+static bool mroce_req_drained(struct mroce_dpqp *dp)
+{
+	return dp->req_idx == dp->req_max &&
+	       smp_load_acquire(&dp->qp->sq.hdr->producer) == dp->req_max;
+}
+
+/*
  * May KBUSY stay set when the requester stops?  Only when a post could not
  * go out now anyway and another run is certain without a doorbell: the
  * budget is spent (the task runs again at once), or the requester is
@@ -775,6 +785,8 @@ void mroce_req_run(struct mroce_dpqp *dp, int *budget)
 	lockdep_assert_held(&dp->run_lock);
 	if (!dp->qp->is_user) {
 		mroce_req_loop(dp, budget, sqd);
+		if (*budget <= 0 && mroce_req_drained(dp))
+			*budget = 1;
 		return;
 	}
 	for (;;) {
@@ -782,6 +794,13 @@ void mroce_req_run(struct mroce_dpqp *dp, int *budget)
 
 		mroce_req_kbusy(dp, true);
 		blocked = mroce_req_loop(dp, budget, sqd);
+		/*
+		 * A budget spent on exactly what there was to send (one
+		 * 64-packet message) leaves nothing for another run: without
+		 * this, every 64 KiB SEND at MTU 1024 cost a worker run.
+		 */
+		if (*budget <= 0 && mroce_req_drained(dp))
+			*budget = 1;
 		if (mroce_req_will_run(dp, *budget, blocked, sqd))
 			return;
 		mroce_req_kbusy(dp, false);
