@@ -9,8 +9,9 @@
  * BTH's reserved byte 8.  The first valid packet the QP receives from its
  * peer decides what the peer is: marked, a MetaRoCE end willing to use
  * MetaRoCE mode; unmarked, a plain RoCEv2 end (rdma_rxe, a RoCE NIC) or a
- * MetaRoCE end whose policy is roce.  Out of band: rdma_cm's ECE told
- * both ends before the first packet (qp->ece_ver, set by the provider).
+ * MetaRoCE end whose policy is roce.  Out of band: rdma_cm's ECE told both
+ * ends before the first packet (qp->ece_ver, from the provider's
+ * ibv_set_ece()); then the first packet decides nothing.
  *
  * The switch PSN: the requester's MetaRoCE span starts at the first new
  * message it sends once it knows the peer marks (tx_psn).  From that PSN on
@@ -30,7 +31,10 @@
 #include <net/netlink.h>
 #include <rdma/restrack.h>
 
+#include <uapi/rdma/metaroce-abi.h>
+
 #include "mroce_dp.h"
+#include "mroce_param.h"
 #include "core/mroce_ext.h"
 #include "core/mroce_psn.h"
 
@@ -94,6 +98,9 @@ void mroce_nego_start(struct mroce_dpqp *dp)
 	if (!mroce_qp_connected(qp))
 		policy = MROCE_POLICY_ROCE;
 	n->policy = policy;
+	BUILD_BUG_ON(METAROCE_EXT_VERSION != MROCE_XVER);
+	/* ECE names the device's vendor id (ibv_query_device()). */
+	BUILD_BUG_ON(METAROCE_ECE_VENDOR_ID != MROCE_VENDOR_ID);
 	if (mroce_nego_marks(n) && qp->ece_ver) {
 		n->peer = MROCE_PEER_ECE;
 		n->peer_ver = qp->ece_ver;

@@ -145,9 +145,10 @@ struct mroce_qp {
 	struct mroce_kring sq;
 	struct mroce_kring rq;
 	bool is_user;
-	u8 mode_policy;		/* enum mroce_mode_policy, the QP's own */
+	u8 mode_policy;		/* enum mroce_mode_policy, the QP's own
+				 * (metaroce_dv_qp_set_mode()) */
 	u8 ece_ver;		/* MetaRoCE version both ends agreed on
-				 * through ECE, 0 if none */
+				 * through ECE (rdma_cm), 0 if none */
 	struct mroce_dpqp *dp;
 };
 

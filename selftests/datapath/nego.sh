@@ -11,12 +11,15 @@
 #   - policy roce on one end: both QPs stay roce, and a capture shows no
 #     packet from that end with a mark bit set (the other end's are marked);
 #   - policy metaroce on one end, auto on the other: metaroce;
+#   - rping through rdma_cm, auto on both: metaroce agreed through ECE
+#     (mode-peer ece), same switch PSNs; roce on one end: roce;
 #   - the sysfs policy refuses a bad value (EINVAL, a kernel message) and
 #     keeps the old one.
 #   DP_TOPO=mx, MetaRoCE <-> rdma_rxe (nego_rxe.sh):
 #   - policy auto, each end as server: data checked, the MetaRoCE QP stays
 #     roce (peer roce), rxe's rcvd_pkts grew by exactly the packets
-#     MetaRoCE sent and its error counters did not move;
+#     MetaRoCE sent and its error counters did not move; rping through
+#     rdma_cm (rxe offers no ECE): MetaRoCE stays roce;
 #   - policy metaroce, each end as client: the connection fails cleanly,
 #     the MetaRoCE end with an error completion (bad response error as
 #     requester, WR flushed error as responder) within seconds.
@@ -33,10 +36,9 @@ if [ "$topo" = mm ]; then
 	defer "echo auto >$POL2"
 fi
 
-# qp_attrs DEV: `rdma res show qp -dd` of DEV's RC QPs in RTS, one QP a
-# line.
-qp_attrs() {
-	rdma -dd res show qp link "$1/1" 2>/dev/null |
+# rc_rts: `rdma res show qp -dd` of every RC QP in RTS, one QP a line.
+rc_rts() {
+	rdma -dd res show qp 2>/dev/null |
 		sed -e ':a' -e 'N' -e '$!ba' -e 's/\n[[:space:]]\+/ /g' |
 		grep ' type RC state RTS '
 }
@@ -50,32 +52,46 @@ attr() {
 # sampler: the last RC QP lines of both devices in RTS, into the q1 and q2
 # files, until killed (the QPs die with the tools).
 sampler() {
-	local a b
+	local all a b
 	while :; do
-		a=$(qp_attrs "$DEV1")
+		all=$(rc_rts)
+		a=$(grep "^link $DEV1/1 " <<<"$all")
 		[ -n "$a" ] && echo "$a" >"$DP_LOGS/q1.new" && mv "$DP_LOGS/q1.new" "$DP_LOGS/q1"
-		b=$(qp_attrs "$DEV2")
+		b=$(grep "^link $DEV2/1 " <<<"$all")
 		[ -n "$b" ] && echo "$b" >"$DP_LOGS/q2.new" && mv "$DP_LOGS/q2.new" "$DP_LOGS/q2"
 		sleep 0.05
 	done
 }
 
-# pp DESC SERVER_SIDE ITERS: an ibv_rc_pingpong run (1 KiB, data checked)
+# sampled DESC PORT SERVER_SIDE SERVER_CMD... -- CLIENT_CMD...: cs_run
 # while the sampler runs; Q1 and Q2 hold the QPs' last attributes.
-pp() {
+sampled() {
 	local spid
 	rm -f "$DP_LOGS/q1" "$DP_LOGS/q2"
 	sampler &
 	spid=$!
-	cs_run "$1" $P "$2" 120 \
-		ibv_rc_pingpong -d {DEV} -g {GID} -s 1024 -n "$3" -c -- \
-		ibv_rc_pingpong -d {DEV} -g {GID} -s 1024 -n "$3" -c {PEER}
+	cs_run "$1" "$2" "$3" 120 "${@:4}"
 	kill "$spid"
 	wait "$spid" 2>/dev/null
 	Q1=$(cat "$DP_LOGS/q1" 2>/dev/null)
 	Q2=$(cat "$DP_LOGS/q2" 2>/dev/null)
 	echo "#   $DEV1 qp: $(grep -o ' drv_mode .*' <<<"$Q1")"
 	echo "#   $DEV2 qp: $(grep -o ' drv_mode .*' <<<"$Q2")"
+}
+
+# pp DESC SERVER_SIDE ITERS: ibv_rc_pingpong (1 KiB, data checked), sampled.
+pp() {
+	sampled "$1" $P "$2" \
+		ibv_rc_pingpong -d {DEV} -g {GID} -s 1024 -n "$3" -c -- \
+		ibv_rc_pingpong -d {DEV} -g {GID} -s 1024 -n "$3" -c {PEER}
+}
+
+# rp DESC SERVER_SIDE COUNT: rping through rdma_cm (4 KiB, data checked),
+# sampled.
+rp() {
+	sampled "$1" cm:7174 "$2" \
+		rping -s -V -C "$3" -S 4096 -a {PEER} -- \
+		rping -c -V -C "$3" -S 4096 -a {PEER}
 }
 
 # expect DESC LINE NAME VALUE
@@ -149,7 +165,7 @@ fail_run() {
 RXE_ERRS="out_of_seq_request rcvd_seq_err retry_exceeded_err send_err completer_retry_err"
 
 if [ "$topo" = mm ]; then
-	pp "auto <-> auto" 2 1000
+	pp "auto <-> auto" 2 3000
 	for q in Q1 Q2; do
 		expect "auto <-> auto, $q" "${!q}" mode metaroce
 		expect "auto <-> auto, $q" "${!q}" mode-peer marked
@@ -160,12 +176,33 @@ if [ "$topo" = mm ]; then
 	same_psn "auto <-> auto: $DEV2's switch PSN is the one $DEV1 found" \
 		"$(attr "$Q2" mode-tx-psn)" "$(attr "$Q1" mode-rx-psn)"
 
+	if command -v rping >/dev/null; then
+		# rdma_cm carries the ECE offer in its REQ and the answer in
+		# its REP: both ends know before the first packet.
+		rp "rping, auto <-> auto" 2 1000
+		for q in Q1 Q2; do
+			expect "rping, auto <-> auto, $q" "${!q}" mode metaroce
+			expect "rping, auto <-> auto, $q" "${!q}" mode-peer ece
+		done
+		same_psn "rping: $DEV1's switch PSN is the one $DEV2 found" \
+			"$(attr "$Q1" mode-tx-psn)" "$(attr "$Q2" mode-rx-psn)"
+		same_psn "rping: $DEV2's switch PSN is the one $DEV1 found" \
+			"$(attr "$Q2" mode-tx-psn)" "$(attr "$Q1" mode-rx-psn)"
+		echo roce >"$POL2"
+		rp "rping, auto <-> roce" 2 1000
+		expect "rping, auto <-> roce, $DEV1" "$Q1" mode roce
+		expect "rping, auto <-> roce, $DEV2" "$Q2" mode roce
+		echo auto >"$POL2"
+	else
+		t_skip "rping, auto <-> auto" "rping not installed"
+	fi
+
 	echo roce >"$POL2"
 	pcap=$DP_LOGS/roce.pcap
 	ns_exec "$NS1" tcpdump -i "$V1" -U -w "$pcap" udp port 4791 2>/dev/null &
 	tpid=$!
 	busywait 5000 test -s "$pcap"
-	pp "auto <-> roce" 1 300
+	pp "auto <-> roce" 1 3000
 	sleep 1
 	kill "$tpid"
 	wait "$tpid" 2>/dev/null
@@ -182,7 +219,7 @@ if [ "$topo" = mm ]; then
 	t_check "policy auto: $DEV1's packets are marked" test "$m1" -gt 0
 
 	echo metaroce >"$POL2"
-	pp "auto <-> metaroce" 2 1000
+	pp "auto <-> metaroce" 2 3000
 	expect "auto <-> metaroce, $DEV1" "$Q1" mode metaroce
 	expect "auto <-> metaroce, $DEV2" "$Q2" mode metaroce
 	expect "auto <-> metaroce, $DEV2" "$Q2" mode-policy metaroce
@@ -202,7 +239,7 @@ else
 		for c in rcvd_pkts sent_pkts $RXE_ERRS; do b[$c]=$(mroce_counter "$DEV2" "$c"); done
 		tx0=$(mroce_counter "$DEV1" tx_packets)
 		rx0=$(mroce_counter "$DEV1" rx_packets)
-		pp "auto <-> rxe, server on side $side" $side 300
+		pp "auto <-> rxe, server on side $side" $side 3000
 		expect "auto <-> rxe, $DEV1" "$Q1" mode roce
 		expect "auto <-> rxe, $DEV1" "$Q1" mode-peer roce
 		t_check "auto <-> rxe: no switch PSN on $DEV1" test -z "$(attr "$Q1" mode-tx-psn)$(attr "$Q1" mode-rx-psn)"
@@ -218,6 +255,11 @@ else
 		done
 		t_check "auto <-> rxe, server on side $side: rxe error counters unchanged" test -z "$errs"
 	done
+	if command -v rping >/dev/null; then
+		rp "rping, auto <-> rxe" 2 1000
+		expect "rping, auto <-> rxe, $DEV1" "$Q1" mode roce
+		expect "rping, auto <-> rxe, $DEV1" "$Q1" mode-peer roce
+	fi
 	echo metaroce >"$POL1"
 	fail_run "forced metaroce -> rxe (client)" 2 "Failed status bad response error"
 	fail_run "rxe -> forced metaroce (server)" 1 "Failed status Work Request Flushed Error" \
