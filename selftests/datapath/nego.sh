@@ -251,7 +251,7 @@ else
 		rr=$(( $(mroce_counter "$DEV2" rcvd_pkts) - b[rcvd_pkts] ))
 		rs=$(( $(mroce_counter "$DEV2" sent_pkts) - b[sent_pkts] ))
 		echo "#   $DEV1 sent $tx packets (policy auto: marked), rxe received $rr; rxe sent $rs, $DEV1 received $rx"
-		t_check "auto <-> rxe, server on side $side: rxe received every marked packet" test "$tx" -gt 0 -a "$rr" -eq "$tx"
+		t_check "auto <-> rxe, server on side $side: rxe received every packet MetaRoCE sent" test "$tx" -gt 0 -a "$rr" -eq "$tx"
 		errs=""
 		for c in $RXE_ERRS; do
 			[ "$(mroce_counter "$DEV2" "$c")" = "${b[$c]}" ] || errs+=" $c"
