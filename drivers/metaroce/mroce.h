@@ -59,7 +59,24 @@ enum mroce_counter {
 	MROCE_CNT_RX_PAGED,
 	MROCE_CNT_TASK_BUSY,
 	MROCE_CNT_TASK_WORKER,
+	/* transport mode negotiation (mroce_nego.c) */
+	MROCE_CNT_RX_DROP_UNMARKED,
 	MROCE_NUM_COUNTERS
+};
+
+/*
+ * Transport mode policy of RC/UC connections (Documentation/wire.rst,
+ * "Negotiation"): per device (sysfs metaroce_mode_policy) and per QP
+ * (metaroce_dv_qp_set_mode(), where DEVICE means "the device's").
+ * Values as enum metaroce_mode of the uapi header.
+ */
+enum mroce_mode_policy {
+	MROCE_POLICY_DEVICE,	/* QP only: follow the device */
+	MROCE_POLICY_AUTO,	/* mark; MetaRoCE mode if the peer marks */
+	MROCE_POLICY_ROCE,	/* never mark, stay RoCEv2 */
+	MROCE_POLICY_METAROCE,	/* mark; fail the connection if the peer
+				 * does not */
+	MROCE_NUM_POLICIES
 };
 
 struct mroce_net_port;
@@ -86,6 +103,8 @@ struct mroce_net_port;
  * @nic_rdma: that RDMA device's name
  * @num_pd: protection domains allocated, bounded by MROCE_MAX_PD
  * @counters: device counters, per-CPU so the receive path does not bounce
+ * @mode_policy: enum mroce_mode_policy of new RC/UC connections (sysfs
+ *	metaroce_mode_policy; READ_ONCE, read once per connection at RTR)
  * @res: verbs object tables (mroce_res.h)
  */
 struct mroce_dev {
@@ -106,6 +125,7 @@ struct mroce_dev {
 	char nic_rdma[IB_DEVICE_NAME_MAX];
 	atomic_t num_pd;
 	struct percpu_counter counters[MROCE_NUM_COUNTERS];
+	u8 mode_policy;
 	struct mroce_res res;
 };
 

@@ -43,6 +43,7 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_RX_PAGED] = { .name = "rx_paged_packets" },
 	[MROCE_CNT_TASK_BUSY] = { .name = "task_busy" },
 	[MROCE_CNT_TASK_WORKER] = { .name = "task_worker_runs" },
+	[MROCE_CNT_RX_DROP_UNMARKED] = { .name = "rx_drop_unmarked" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)
@@ -420,6 +421,7 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 		goto err_dealloc;
 
 	mdev->udp_port = mroce_net_udp_port();
+	mdev->mode_policy = MROCE_POLICY_AUTO;
 	mport = mroce_net_get(mdev->net, mdev);
 	if (IS_ERR(mport)) {
 		err = PTR_ERR(mport);

@@ -100,6 +100,45 @@ struct mroce_resp_msg {
 	bool uc_drop;		/* UC: drop until the next FIRST or ONLY */
 };
 
+/* What the peer of a connection showed (mroce_nego.c). */
+enum mroce_nego_peer {
+	MROCE_PEER_UNKNOWN,	/* nothing received yet */
+	MROCE_PEER_ROCE,	/* its first packet carried no mark */
+	MROCE_PEER_MARKED,	/* its first packet carried the mark */
+	MROCE_PEER_ECE,		/* agreed out of band (rdma_cm's ECE) */
+	MROCE_NUM_PEERS
+};
+
+/**
+ * struct mroce_nego - transport mode of a connected QP (wire.rst,
+ *	"Negotiation"), under run_lock; set up at RTR by mroce_nego_start()
+ * @policy: enum mroce_mode_policy of this connection (never DEVICE)
+ * @peer: enum mroce_nego_peer, decided by the first valid packet received
+ * @peer_ver: highest extension version the peer announced, 0 if none
+ * @ver: version in use: min(ours, peer's) in MetaRoCE mode, else 0
+ * @tx_on: the requester's switch PSN is fixed (@tx_psn)
+ * @tx_settled: every PSN before @tx_psn is acknowledged: all requests
+ *	carry the switch bit, whatever the PSN distance (24-bit wrap)
+ * @tx_hi_set: @tx_hi holds a PSN
+ * @tx_hi: first request PSN never sent (resends are below it)
+ * @tx_psn: first PSN of the requester's MetaRoCE span
+ * @rx_on: the peer's switch PSN was seen (@rx_psn)
+ * @rx_psn: first PSN of the peer requester's MetaRoCE span
+ */
+struct mroce_nego {
+	u8 policy;
+	u8 peer;
+	u8 peer_ver;
+	u8 ver;
+	bool tx_on;
+	bool tx_settled;
+	bool tx_hi_set;
+	bool rx_on;
+	u32 tx_hi;
+	u32 tx_psn;
+	u32 rx_psn;
+};
+
 enum mroce_task_flags {
 	MROCE_TASK_TIMER,	/* the hrtimer fired */
 	MROCE_TASK_KICK,	/* a doorbell found the task busy */
@@ -149,6 +188,7 @@ enum mroce_task_flags {
  * @rwqe_size: bytes of @rwqe
  * @ack_pending: an ACK must be sent at the end of this run
  * @next_psn_ud: next PSN of a UD or UC QP (no window: nothing is resent)
+ * @nego: transport mode negotiation (RC and UC)
  * @req_failed: a WQE failed locally; no WQE after it starts (IBTA 10.8.3.3:
  *	the QP goes to ERR once it is the oldest, which flushes the rest)
  */
@@ -195,6 +235,8 @@ struct mroce_dpqp {
 	struct metaroce_recv_wqe *rwqe;
 	u32 rwqe_size;
 	bool ack_pending;
+
+	struct mroce_nego nego;
 };
 
 /*
@@ -345,6 +387,14 @@ void mroce_resp_flush(struct mroce_dpqp *dp);
 int mroce_resp_init(struct mroce_dpqp *dp, struct ib_qp_init_attr *init);
 void mroce_resp_fini(struct mroce_dpqp *dp);
 void mroce_resp_start(struct mroce_dpqp *dp);
+void mroce_resp_refuse(struct mroce_dpqp *dp, u32 psn);
+
+/* mroce_nego.c */
+void mroce_nego_start(struct mroce_dpqp *dp);
+void mroce_nego_mark(struct mroce_dpqp *dp, struct mroce_hdr *h);
+int mroce_nego_rx(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
+bool mroce_nego_metaroce(const struct mroce_nego *n);
+int mroce_nego_res_put(struct sk_buff *msg, const struct mroce_nego *n);
 
 /* mroce_comp.c */
 void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);

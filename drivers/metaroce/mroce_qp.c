@@ -521,6 +521,36 @@ static void mroce_qp_store_attr(struct mroce_qp *qp,
 }
 
 /*
+ * The provider's transport mode request and ECE agreement (struct
+ * metaroce_modify_qp), kept for the next RTR.  Kernel consumers and
+ * providers that send none leave them as they are.  Caller holds
+ * qp->state_lock.
+ */
+static int mroce_qp_mode_from_udata(struct mroce_qp *qp,
+				    struct ib_udata *udata)
+{
+	struct metaroce_modify_qp cmd;
+
+	BUILD_BUG_ON((int)METAROCE_QP_MODE_DEVICE != MROCE_POLICY_DEVICE ||
+		     (int)METAROCE_QP_MODE_AUTO != MROCE_POLICY_AUTO ||
+		     (int)METAROCE_QP_MODE_ROCE != MROCE_POLICY_ROCE ||
+		     (int)METAROCE_QP_MODE_METAROCE != MROCE_POLICY_METAROCE);
+	lockdep_assert_held(&qp->state_lock);
+	if (!udata || !udata->inlen)
+		return 0;
+	if (udata->inlen < sizeof(cmd))
+		return -EINVAL;
+	if (ib_copy_from_udata(&cmd, udata, sizeof(cmd)))
+		return -EFAULT;
+	if (cmd.mode >= MROCE_NUM_POLICIES ||
+	    cmd.ece_ver > METAROCE_ECE_VER_MASK)
+		return -EINVAL;
+	qp->mode_policy = cmd.mode;
+	qp->ece_ver = cmd.ece_ver;
+	return 0;
+}
+
+/*
  * IBTA 10.3.1 state machine.  ib_modify_qp_is_ok() holds the table of
  * legal transitions and of required/optional attributes per transition and
  * QP type; the actions on entering a state are ours.
@@ -557,6 +587,9 @@ int mroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			goto out;
 	}
 
+	err = mroce_qp_mode_from_udata(qp, udata);
+	if (err)
+		goto out;
 	mroce_qp_store_attr(qp, attr, mask);
 	if (mask & IB_QP_AV)
 		qp->av = av;

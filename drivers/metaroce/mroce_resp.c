@@ -205,6 +205,7 @@ static int mroce_resp_send(struct mroce_dpqp *dp, u8 opcode, u8 syndrome,
 	h.aeth.syndrome = syndrome;
 	h.aeth.msn = msn;
 	h.atmack.orig = orig;
+	mroce_nego_mark(dp, &h);
 	mroce_tx_send(dp->mdev, &dp->av, &dp->dst, dp->sport, &h, skb);
 	return 0;
 }
@@ -246,6 +247,16 @@ static void mroce_resp_rnr(struct mroce_dpqp *dp, u32 psn)
 	mroce_resp_send(dp, MROCE_OP_RC_ACKNOWLEDGE,
 			mroce_aeth_rnr_syndrome(dp->qp->attr.min_rnr_timer),
 			psn, dp->rwin.msn, 0);
+}
+
+/*
+ * The connection's first request is refused (mroce_nego.c): NAK Invalid
+ * Request, so the requester fails at once instead of retrying, then ERR.
+ */
+void mroce_resp_refuse(struct mroce_dpqp *dp, u32 psn)
+{
+	mroce_resp_nak(dp, MROCE_NAK_INVALID_REQUEST, psn);
+	mroce_task_fatal(dp);
 }
 
 /* A responder error (IBTA 9.9.3.1.2): NAK, fail the receive WQE, to ERR. */
@@ -370,6 +381,7 @@ static int mroce_resp_read_one(struct mroce_dpqp *dp)
 	h.bth.pad = mroce_padcnt(plen);
 	h.aeth.syndrome = mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID);
 	h.aeth.msn = rd->msn;
+	mroce_nego_mark(dp, &h);
 	mroce_tx_send(dp->mdev, &dp->av, &dp->dst, dp->sport, &h, skb);
 	if (++rd->next == rd->npkt)
 		rd->active = false;

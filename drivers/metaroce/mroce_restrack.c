@@ -3,7 +3,9 @@
  * Data path state of a QP for the RDMA netlink resource tracker, so that
  * `rdma res show qp -dd` shows where a connection stands: the requester's
  * PSN window and timers, the WQE cursors, the responder's expected PSN,
- * the READ being answered and the task's CPU.  Operators and tests read
+ * the READ being answered, the task's CPU, and for RC and UC the
+ * transport mode (roce or metaroce) with what the negotiation found
+ * (mroce_nego.c).  Operators and tests read
  * it to tell a stuck QP (an RNR wait that never ends, a window that does
  * not move) from an idle one.
  *
@@ -26,6 +28,7 @@ struct mroce_res_qp {
 	u64 timer_in_us, rnr_in_us;
 	u32 rq_epsn, rq_msn, rd_active, rd_next, rd_npkt;
 	u32 rxq_len, cpu, error, req_failed;
+	struct mroce_nego nego;
 };
 
 /* Microseconds from now to @at, 0 when it is past. */
@@ -63,6 +66,7 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
 	r->rd_npkt = dp->rd.npkt;
 	r->error = dp->error;
 	r->cpu = READ_ONCE(dp->cpu);
+	r->nego = dp->nego;
 	spin_unlock_bh(&dp->run_lock);
 	mroce_task_release(dp);
 	r->rxq_len = skb_queue_len(&dp->rxq);
@@ -128,7 +132,8 @@ int mroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	nest = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!nest)
 		return -EMSGSIZE;
-	if (mroce_res_qp_put(msg, &r, mroce_qp_is_rc(qp))) {
+	if (mroce_res_qp_put(msg, &r, mroce_qp_is_rc(qp)) ||
+	    (mroce_qp_connected(qp) && mroce_nego_res_put(msg, &r.nego))) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}

@@ -332,6 +332,10 @@ static void mroce_task_rx_one(struct mroce_dpqp *dp, struct sk_buff *skb,
 		kfree_skb(skb);
 		return;
 	}
+	if (mroce_nego_rx(dp, &pkt)) {
+		kfree_skb(skb);
+		return;
+	}
 	flags = pkt.lo.op->flags;
 	if (flags & MROCE_OPF_REQ)
 		mroce_resp_rx(dp, &pkt);
@@ -694,11 +698,14 @@ void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 		hrtimer_try_to_cancel(&dp->timer);
 		mroce_req_reset(dp);
 		mroce_resp_reset(dp);
+		mroce_nego_start(dp);
 		dp->error = false;
 		break;
 	case IB_QPS_RTR:
-		if (cur == IB_QPS_INIT)
+		if (cur == IB_QPS_INIT) {
 			mroce_resp_start(dp);
+			mroce_nego_start(dp);
+		}
 		break;
 	case IB_QPS_RTS:
 		if (cur == IB_QPS_RTR)

@@ -66,11 +66,48 @@ static ssize_t metaroce_nic_roce_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(metaroce_nic_roce);
 
+/*
+ * Transport mode policy of the device's new RC and UC connections: auto
+ * (the default), roce or metaroce (Documentation/wire.rst, "Negotiation
+ * and versions").  A connection reads it once, when it enters RTR.
+ */
+static ssize_t metaroce_mode_policy_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	struct mroce_dev *mdev = rdma_device_to_drv_device(dev, struct mroce_dev,
+							    ibdev);
+
+	return sysfs_emit(buf, "%s\n",
+			  mroce_mode_policy_name(READ_ONCE(mdev->mode_policy)));
+}
+
+static ssize_t metaroce_mode_policy_store(struct device *dev,
+					  struct device_attribute *attr,
+					  const char *buf, size_t count)
+{
+	struct mroce_dev *mdev = rdma_device_to_drv_device(dev, struct mroce_dev,
+							    ibdev);
+	int policy = mroce_mode_policy_parse(buf);
+
+	if (policy < 0) {
+		ibdev_warn_ratelimited(&mdev->ibdev,
+				       "metaroce_mode_policy: '%.*s' is not one of auto, roce, metaroce\n",
+				       (int)min_t(size_t, strcspn(buf, "\n"), 32),
+				       buf);
+		return -EINVAL;
+	}
+	WRITE_ONCE(mdev->mode_policy, policy);
+	return count;
+}
+static DEVICE_ATTR_RW(metaroce_mode_policy);
+
 static struct attribute *mroce_dev_attrs[] = {
 	&dev_attr_metaroce_abi_version.attr,
 	&dev_attr_metaroce_objects.attr,
 	&dev_attr_metaroce_udp_port.attr,
 	&dev_attr_metaroce_nic_roce.attr,
+	&dev_attr_metaroce_mode_policy.attr,
 	NULL
 };
 

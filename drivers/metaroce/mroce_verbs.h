@@ -145,6 +145,10 @@ struct mroce_qp {
 	struct mroce_kring sq;
 	struct mroce_kring rq;
 	bool is_user;
+	u8 mode_policy;		/* enum mroce_mode_policy, the QP's own
+				 * (metaroce_dv_qp_set_mode()) */
+	u8 ece_ver;		/* MetaRoCE version both ends agreed on
+				 * through ECE (rdma_cm), 0 if none */
 	struct mroce_dpqp *dp;
 };
 
@@ -407,5 +411,9 @@ int mroce_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		    struct ib_udata *udata);
 int mroce_destroy_ah(struct ib_ah *ibah, u32 flags);
 int mroce_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr);
+
+/* mroce_nego.c */
+const char *mroce_mode_policy_name(u8 policy);
+int mroce_mode_policy_parse(const char *buf);
 
 #endif /* MROCE_VERBS_H */

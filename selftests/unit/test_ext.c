@@ -392,6 +392,9 @@ TEST(ext_capability_mark)
 	memset(&bth, 0, sizeof(bth));
 	mroce_bth_decode(p, &bth);
 	EXPECT_EQ(mroce_bth_mark_ver(&bth), MROCE_XVER);
+	/* The switch bit leaves the version readable. */
+	bth.resv7 |= MROCE_BTH_MR_SWITCHED;
+	EXPECT_EQ(mroce_bth_mark_ver(&bth), MROCE_XVER);
 	/* Reserved mark bits set: not a mark this version understands. */
 	bth.resv7 |= 0x10;
 	EXPECT_EQ(mroce_bth_mark_ver(&bth), 0);

@@ -48,6 +48,8 @@ f.ackreq = ProtoField.bool("metaroce.bth.ackreq", "AckReq", 8, nil, 0x80)
 f.psn = ProtoField.uint24("metaroce.bth.psn", "PSN", base.DEC)
 f.mark = ProtoField.uint8("metaroce.mark.ver",
 	"MetaRoCE capability mark, highest version", base.DEC)
+f.switched = ProtoField.bool("metaroce.mark.switched",
+	"In the sender's MetaRoCE span", 8, nil, 0x20)
 f.ver = ProtoField.uint8("metaroce.ver", "Version", base.DEC, nil, 0xf0)
 f.flags = ProtoField.uint8("metaroce.flags", "Flags", base.HEX)
 f.first = ProtoField.bool("metaroce.flags.first", "First", 8, nil, 0x80)
@@ -295,12 +297,13 @@ function p.dissector(tvb, pinfo, tree)
 	local n = roce and roce:call(tvb, pinfo, tree) or 0
 	-- RoCEv2 packet: Wireshark 4.0's InfiniBand dissector does not check
 	-- the ICRC, so check it here; show the capability mark (Resv7 bit 6,
-	-- version in bits 3:0) when it is set.
+	-- version in bits 3:0, switch bit 5) when it is set.
 	if tvb:len() >= BTH_LEN + ICRC_LEN then
 		local t = tree:add(p, tvb(), "MetaRoCE checks of a RoCEv2 packet")
 		local r7 = bit32.band(tvb(8, 1):uint(), 0x7f)
-		if bit32.band(r7, 0x70) == 0x40 then
+		if bit32.band(r7, 0x50) == 0x40 then
 			t:add(f.mark, tvb(8, 1), bit32.band(r7, 0x0f))
+			t:add(f.switched, tvb(8, 1))
 		end
 		icrc_item(t:add(f.icrc, tvb(tvb:len() - ICRC_LEN, ICRC_LEN)),
 			tvb)

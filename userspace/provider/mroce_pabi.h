@@ -319,6 +319,7 @@ MROCE_DECLARE_CMD(modify_srq, ib_uverbs_modify_srq);
 MROCE_DECLARE_CMD(query_srq, ib_uverbs_query_srq);
 MROCE_DECLARE_CMD_EX(create_cq_ex, ib_uverbs_ex_create_cq);
 MROCE_DECLARE_CMD_EX(create_qp_ex, ib_uverbs_ex_create_qp);
+MROCE_DECLARE_CMD_EX(modify_qp_ex, ib_uverbs_ex_modify_qp);
 
 /* IBVERBS_PRIVATE_34 functions. */
 void verbs_register_driver_34(const struct verbs_device_ops *ops);
@@ -389,6 +390,11 @@ int ibv_cmd_create_qp_ex2(struct ibv_context *ctx, struct verbs_qp *qp,
 int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		      int attr_mask, struct ibv_modify_qp *cmd,
 		      size_t cmd_size);
+int ibv_cmd_modify_qp_ex(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+			 int attr_mask, struct ibv_modify_qp_ex *cmd,
+			 size_t cmd_size,
+			 struct ib_uverbs_ex_modify_qp_resp *resp,
+			 size_t resp_size);
 int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		     int attr_mask, struct ibv_qp_init_attr *init_attr,
 		     struct ibv_query_qp *cmd, size_t cmd_size);
@@ -527,6 +533,8 @@ MROCE_CHECK_SIZE(struct ib_uverbs_create_qp_resp, 32);
 MROCE_CHECK_SIZE(struct ibv_create_qp_ex, 88);
 MROCE_CHECK_SIZE(struct ib_uverbs_ex_create_qp_resp, 40);
 MROCE_CHECK_SIZE(struct ibv_modify_qp, 120);
+MROCE_CHECK_SIZE(struct ibv_modify_qp_ex, 144);
+MROCE_CHECK_SIZE(struct ib_uverbs_ex_modify_qp_resp, 8);
 MROCE_CHECK_SIZE(struct ibv_query_qp, 24);
 MROCE_CHECK_SIZE(struct ibv_create_srq, 40);
 MROCE_CHECK_SIZE(struct ibv_create_xsrq, 56);

@@ -37,6 +37,15 @@
 	MROCE_CHECK_SIZE(struct name,		\
 			 sizeof(struct core_t) + sizeof(struct drv_t))
 
+/* A command followed by our driver data (the kernel's driver udata). */
+struct mroce_modify_qp_cmd {
+	struct ibv_modify_qp_ex ibv_cmd;
+	struct metaroce_modify_qp drv;
+};
+MROCE_CHECK_SIZE(struct mroce_modify_qp_cmd,
+		 sizeof(struct ibv_modify_qp_ex) +
+		 sizeof(struct metaroce_modify_qp));
+
 MROCE_DRV_RESP(mroce_get_context_resp, ib_uverbs_get_context_resp,
 	       metaroce_alloc_ucontext_resp);
 MROCE_DRV_RESP(mroce_create_cq_resp, ib_uverbs_create_cq_resp,
@@ -91,6 +100,10 @@ struct mroce_uqp {
 	uint32_t max_recv_sge;
 	uint32_t max_inline_data;
 	struct mroce_uwr *uwr;	/* ibv_wr_* state, NULL without SEND_OPS */
+	/* sent with every modify_qp, see mroce_udv.c */
+	uint32_t mode;		/* enum metaroce_qp_mode */
+	uint32_t ece_ver;	/* version agreed through ECE, 0 if none */
+	bool ece_set;		/* set_ece was called: ece_ver is the answer */
 };
 
 struct mroce_usrq {
@@ -200,5 +213,12 @@ void mroce_cqx_init(struct mroce_ucq *cq);
 int mroce_qpx_check(const struct ibv_qp_init_attr_ex *attr);
 int mroce_qpx_init(struct mroce_uqp *qp,
 		   const struct ibv_qp_init_attr_ex *attr);
+
+/* mroce_udev.c */
+bool mroce_is_mroce_device(struct ibv_device *dev);
+
+/* mroce_udv.c */
+int mroce_query_ece(struct ibv_qp *qp, struct ibv_ece *ece);
+int mroce_set_ece(struct ibv_qp *qp, struct ibv_ece *ece);
 
 #endif /* MROCE_U_H */

@@ -119,6 +119,12 @@ static const struct verbs_device_ops mroce_dev_ops = {
 	.alloc_context = mroce_alloc_context,
 };
 
+/* Is @dev one of ours (a QP handed to metaroce_dv_*() may not be)? */
+bool mroce_is_mroce_device(struct ibv_device *dev)
+{
+	return ((struct verbs_device *)dev)->ops == &mroce_dev_ops;
+}
+
 #ifndef MROCE_IN_RDMA_CORE
 /*
  * The libibverbs this process runs is the release mroce_pabi.h describes:

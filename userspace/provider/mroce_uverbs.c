@@ -475,12 +475,21 @@ static int mroce_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 				sizeof(cmd));
 }
 
+/*
+ * The extended command, for its driver data: the QP's transport mode
+ * request and ECE answer (struct metaroce_modify_qp, mroce_udv.c), which
+ * the kernel keeps for RTR.
+ */
 static int mroce_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 			   int attr_mask)
 {
-	struct ibv_modify_qp cmd = {};
+	struct mroce_modify_qp_cmd cmd = {};
+	struct ib_uverbs_ex_modify_qp_resp resp = {};
 
-	return ibv_cmd_modify_qp(qp, attr, attr_mask, &cmd, sizeof(cmd));
+	cmd.drv.mode = to_muqp(qp)->mode;
+	cmd.drv.ece_ver = to_muqp(qp)->ece_ver;
+	return ibv_cmd_modify_qp_ex(qp, attr, attr_mask, &cmd.ibv_cmd,
+				    sizeof(cmd), &resp, sizeof(resp));
 }
 
 static int mroce_destroy_qp(struct ibv_qp *ibqp)
@@ -615,6 +624,8 @@ const struct verbs_context_ops mroce_uctx_ops = {
 	.free_context = mroce_free_context,
 	.get_srq_num = mroce_get_srq_num,
 	.modify_qp = mroce_modify_qp,
+	.query_ece = mroce_query_ece,
+	.set_ece = mroce_set_ece,
 	.modify_srq = mroce_modify_srq,
 	.poll_cq = mroce_poll_cq,
 	.post_recv = mroce_post_recv,

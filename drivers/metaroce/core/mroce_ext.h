@@ -61,11 +61,14 @@ static inline bool mroce_xop_is_ext(u8 opcode)
 
 /*
  * Capability mark in BTH Resv7 (byte 8 bits 6:0, ICRC covered): bit 6 says
- * the sender can use MetaRoCE mode, bits 3:0 its highest version.
+ * the sender can use MetaRoCE mode, bits 3:0 its highest version; bit 5, on
+ * requests, that the PSN is in the sender's MetaRoCE span (wire.rst,
+ * "Switch PSN").
  */
 #define MROCE_BTH_MR_CAPABLE		0x40
+#define MROCE_BTH_MR_SWITCHED		0x20
 #define MROCE_BTH_MR_VER_MASK		0x0f
-#define MROCE_BTH_MR_RSVD_MASK		0x30
+#define MROCE_BTH_MR_RSVD_MASK		0x10
 
 /* The MetaRoCE headers, in wire order after the BTH. */
 enum mroce_xext {

@@ -212,6 +212,39 @@ struct metaroce_create_ah_resp {
 	__u32 reserved;
 };
 
+/*
+ * Transport mode of an RC or UC QP (Documentation/wire.rst, "Transport
+ * mode"): the provider's request, driver data of every modify QP command
+ * (IB_USER_VERBS_EX_CMD_MODIFY_QP).  The kernel takes the last one it got
+ * when the QP enters RTR; a provider that sends none leaves the device's
+ * policy.  @mode is set by metaroce_dv_qp_set_mode() (the provider's
+ * metaroce_dv.h), @ece_ver by ibv_set_ece() when both ends of an rdma_cm
+ * connection offered MetaRoCE mode.
+ */
+enum metaroce_qp_mode {
+	METAROCE_QP_MODE_DEVICE = 0,	/* the device's metaroce_mode_policy */
+	METAROCE_QP_MODE_AUTO = 1,
+	METAROCE_QP_MODE_ROCE = 2,
+	METAROCE_QP_MODE_METAROCE = 3,
+};
+
+struct metaroce_modify_qp {
+	__u32 mode;		/* enum metaroce_qp_mode */
+	__u32 ece_ver;		/* version agreed through ECE, 0 if none */
+};
+
+/* Highest MetaRoCE extension version (wire.rst) kernel and provider speak. */
+#define METAROCE_EXT_VERSION	1
+
+/*
+ * ECE (ibv_query_ece(), ibv_set_ece(); rdma_cm carries it in its REQ and
+ * REP): vendor_id is the device's (ibv_query_device()), options say that
+ * the QP is willing to use MetaRoCE mode, and up to which version.
+ */
+#define METAROCE_ECE_VENDOR_ID	0xffffff
+#define METAROCE_ECE_MODE	0x10
+#define METAROCE_ECE_VER_MASK	0x0f
+
 _Static_assert(sizeof(struct metaroce_ring) == METAROCE_RING_HDR_SIZE,
 	       "ring header size");
 _Static_assert(__builtin_offsetof(struct metaroce_ring, consumer) ==
@@ -230,5 +263,6 @@ _Static_assert(sizeof(struct metaroce_create_qp_resp) == 56, "qp resp size");
 _Static_assert(sizeof(struct metaroce_create_srq_resp) == 32,
 	       "srq resp size");
 _Static_assert(sizeof(struct metaroce_create_ah_resp) == 8, "ah resp size");
+_Static_assert(sizeof(struct metaroce_modify_qp) == 8, "modify qp cmd size");
 
 #endif /* METAROCE_ABI_H */
