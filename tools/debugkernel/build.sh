@@ -20,6 +20,8 @@
 #   DEBUG_KDIR     the kernel build tree (make -C $DEBUG_KDIR M=...)
 #   DEBUG_MODROOT  root of the installed modules (lib/modules/$DEBUG_KREL)
 #   DEBUG_MODULE   metaroce.ko built against it
+#   DEBUG_TEST_KMODS  the selftests' kmod/ folders built against it
+#                  (<suite>/*.ko)
 set -u
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -147,6 +149,21 @@ build_module() {
 	fi
 }
 
+# ---- the selftests' own kernel modules (kconsumer.sh, dmabuf.sh, nic.sh)
+# against the debug tree, so the guest does not build them under TCG ----
+build_test_kmods() {
+	local suite kdir
+	for suite in verbs metaroce; do
+		kdir=$tree/kmods/$suite
+		mkdir -p "$kdir"
+		rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+			"$ROOT/selftests/$suite/kmod/" "$kdir/" ||
+			die "cannot copy selftests/$suite/kmod"
+		make -C "$obj" M="$kdir" W=1 modules >"$tree/kmods-$suite.log" 2>&1 ||
+			{ tail -30 "$tree/kmods-$suite.log" >&2; die "selftests/$suite/kmod failed to build against the debug kernel"; }
+	done
+}
+
 extract_source
 mkdir -p "$tree"
 if [ -f "$tree/.mroce-built" ]; then
@@ -160,7 +177,10 @@ else
 	done
 fi
 krel=$(cat "$obj/include/config/kernel.release")
-[ "$build_module" = 1 ] && build_module
+if [ "$build_module" = 1 ]; then
+	build_module
+	build_test_kmods
+fi
 
 cat >"$CACHE/env" <<EOF
 DEBUG_KREL=$krel
@@ -168,6 +188,7 @@ DEBUG_KIMAGE=$obj/arch/x86/boot/bzImage
 DEBUG_KDIR=$obj
 DEBUG_MODROOT=$tree/root
 DEBUG_MODULE=$tree/metaroce/metaroce.ko
+DEBUG_TEST_KMODS=$tree/kmods
 EOF
 [ "$print_env" = 1 ] && cat "$CACHE/env"
 exit 0

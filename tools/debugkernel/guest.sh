@@ -14,7 +14,9 @@
 #
 # $MROCE_T_DEBUG_MODULE is metaroce.ko built against the debug kernel; it is
 # copied over the tree's metaroce.ko in the guest's overlay (the host's file
-# is untouched), so every test, `make install` included, uses it.
+# is untouched), so every test, `make install` included, uses it; the
+# selftests' kmod/ modules built against it ($MROCE_T_DEBUG_KMODS/<suite>)
+# likewise.
 set -u
 ROOT=${MROCE_ROOT:?}
 kmemleak=/sys/kernel/debug/kmemleak
@@ -29,6 +31,13 @@ use_debug_module() {
 		exit 1
 	}
 	cp "$MROCE_T_DEBUG_MODULE" "$ROOT/metaroce.ko" || exit 1
+	# The selftests' test modules, built against this kernel by build.sh.
+	local ko suite
+	for suite in verbs metaroce; do
+		for ko in "${MROCE_T_DEBUG_KMODS:-/nonexistent}/$suite"/*.ko; do
+			[ -f "$ko" ] && { cp "$ko" "$ROOT/selftests/$suite/kmod/" || exit 1; }
+		done
+	done
 	modprobe -a ib_core ib_uverbs udp_tunnel ip6_udp_tunnel || exit 1
 }
 

@@ -101,7 +101,7 @@ ok "debug kernel $DEBUG_KREL and metaroce.ko build ($((SECONDS - start))s)"
 
 # The guest needs the debug module, and KDIR/KVER of the debug kernel for
 # the tests that run make in the guest.
-export MROCE_T_DEBUG_MODULE=$DEBUG_MODULE KDIR=$DEBUG_KDIR
+export MROCE_T_DEBUG_MODULE=$DEBUG_MODULE MROCE_T_DEBUG_KMODS=${DEBUG_TEST_KMODS:-} KDIR=$DEBUG_KDIR
 # kasan_multi_shot: every KASAN report, not only the first.  no5lvl: QEMU's
 # "-cpu max" offers 5-level paging, and one boot of this 6.1 kernel with
 # KASAN reported a wild-memory-access on a direct-map address
