@@ -131,6 +131,23 @@ static enum rdma_link_layer mroce_get_link_layer(struct ib_device *ibdev,
  * a CQ for the completion channel.  Without them the provider's calls fail
  * with EOPNOTSUPP.
  */
+/*
+ * xa_init_flags() is inline and its spin_lock_init() gives every xarray
+ * initialised in one file the same lockdep class.  mr_xa and mw_xa are
+ * locked in process context only (the data path reads them under RCU),
+ * ah_xa also from the send path in softirq: sharing a class, lockdep took
+ * them for one lock used both ways ("inconsistent {SOFTIRQ-ON-W} ->
+ * {IN-SOFTIRQ-W} usage") and switched itself off.  One class each.
+ */
+static struct lock_class_key mroce_xa_keys[5];
+
+static void mroce_xa_init(struct xarray *xa, gfp_t flags,
+			  struct lock_class_key *key)
+{
+	xa_init_flags(xa, flags);
+	lockdep_set_class(&xa->xa_lock, key);
+}
+
 static int mroce_enable_driver(struct ib_device *ibdev)
 {
 	struct mroce_res *res = &to_mdev(ibdev)->res;
@@ -139,11 +156,14 @@ static int mroce_enable_driver(struct ib_device *ibdev)
 				  BIT_ULL(IB_USER_VERBS_CMD_POST_RECV) |
 				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 
-	xa_init_flags(&res->qp_xa, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
-	xa_init(&res->mr_xa);
-	xa_init(&res->mw_xa);
-	xa_init_flags(&res->srq_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
-	xa_init_flags(&res->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	mroce_xa_init(&res->qp_xa, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ,
+		      &mroce_xa_keys[0]);
+	mroce_xa_init(&res->mr_xa, 0, &mroce_xa_keys[1]);
+	mroce_xa_init(&res->mw_xa, 0, &mroce_xa_keys[2]);
+	mroce_xa_init(&res->srq_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ,
+		      &mroce_xa_keys[3]);
+	mroce_xa_init(&res->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ,
+		      &mroce_xa_keys[4]);
 	return 0;
 }
 
