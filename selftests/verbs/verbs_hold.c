@@ -15,6 +15,14 @@
  *	not an exec, which makes 1000 cycles affordable under TCG.
  *
  * The parent never opens the device, so the child's objects die with it.
+ *
+ *   verbs_hold -n NTH IBDEV GID_INDEX
+ *	as the first form, with the NTH fault-injection site the process
+ *	reaches from ibv_open_device on failing (/proc/thread-self/fail-nth,
+ *	CONFIG_FAULT_INJECTION: with failslab, the NTH slab allocation made
+ *	for it); "fail-nth left K" before "ready" says how many sites were
+ *	still to come (0: the failure was injected and the creation got past
+ *	it).  failslab.sh sweeps NTH.
  */
 #include <errno.h>
 #include <poll.h>
@@ -47,6 +55,41 @@ static int die(const char *what)
 	return 1;
 }
 
+#define FAIL_NTH "/proc/thread-self/fail-nth"
+
+static int fail_nth;
+
+/* Make the fail_nth-th fault-injection site from now on fail. */
+static int arm_fail_nth(void)
+{
+	FILE *f = fopen(FAIL_NTH, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fprintf(f, "%d", fail_nth) > 0;
+	return fclose(f) || !ok ? -1 : 0;
+}
+
+/* With -n: "fail-nth left K" to @fd, K the sites still to come. */
+static int nth_left(int fd)
+{
+	char line[64];
+	int left = -1, len;
+	FILE *f;
+
+	if (!fail_nth)
+		return 0;
+	f = fopen(FAIL_NTH, "r");
+	if (f) {
+		if (fscanf(f, "%d", &left) != 1)
+			left = -1;
+		fclose(f);
+	}
+	len = snprintf(line, sizeof(line), "fail-nth left %d\n", left);
+	return write(fd, line, len) != len;
+}
+
 /*
  * Open @dev and create one object of every type; write "ready\n" to
  * @ready_fd and wait for SIGKILL.  Returns only on failure.
@@ -71,6 +114,8 @@ static int hold(struct ibv_device *dev, int gid_index, int ready_fd)
 	char *buf;
 	int i;
 
+	if (fail_nth && arm_fail_nth())
+		return die("write " FAIL_NTH);
 	ctx = ibv_open_device(dev);
 	if (!ctx)
 		return die("open");
@@ -114,7 +159,7 @@ static int hold(struct ibv_device *dev, int gid_index, int ready_fd)
 		    ibv_post_srq_recv(srq, &rwr, &rbad))
 			return die("post_recv");
 	}
-	if (write(ready_fd, "ready\n", 6) != 6)
+	if (nth_left(ready_fd) || write(ready_fd, "ready\n", 6) != 6)
 		return die("write");
 	for (;;)
 		pause();
@@ -194,13 +239,16 @@ int main(int argc, char **argv)
 	struct ibv_device **list, *dev = NULL;
 	int i, n = 0, opt;
 
-	while ((opt = getopt(argc, argv, "c:")) != -1) {
-		if (opt != 'c')
-			return die("usage: verbs_hold [-c CYCLES] IBDEV GID_INDEX;");
-		n = atoi(optarg);
+	while ((opt = getopt(argc, argv, "c:n:")) != -1) {
+		if (opt == 'c')
+			n = atoi(optarg);
+		else if (opt == 'n')
+			fail_nth = atoi(optarg);
+		else
+			return die("usage: verbs_hold [-c CYCLES | -n NTH] IBDEV GID_INDEX;");
 	}
-	if (argc - optind < 2)
-		return die("usage: verbs_hold [-c CYCLES] IBDEV GID_INDEX;");
+	if (argc - optind < 2 || (n && fail_nth))
+		return die("usage: verbs_hold [-c CYCLES | -n NTH] IBDEV GID_INDEX;");
 	list = ibv_get_device_list(NULL);
 	for (i = 0; list && list[i]; i++)
 		if (!strcmp(ibv_get_device_name(list[i]), argv[optind]))
