@@ -405,7 +405,7 @@ fi
 	fi
 	echo
 	echo "Round trip of a 2-byte WRITE inside one system call (one process on"
-	echo "CPU 0 owning both QPs, \\`mroce_dpcheck -L\\`, median of $RUNS rounds): $SYNC."
+	echo "CPU 0 owning both QPs, "'`mroce_dpcheck -L`'", median of $RUNS rounds): $SYNC."
 	echo
 	echo "Offset in a large region: $MROFF."
 	echo
