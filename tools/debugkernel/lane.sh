@@ -130,7 +130,7 @@ elif [ "$rc" -ne 0 ]; then
 	exit 1
 fi
 # shellcheck source=/dev/null
-. "$ROOT/build/debugkernel/env"
+. "${DEBUG_KERNEL_CACHE:-$ROOT/build/debugkernel}/env"
 ok "debug kernel $DEBUG_KREL and metaroce.ko build ($((SECONDS - start))s)"
 
 # The provider and the selftests' C programs, on the host: the programs
