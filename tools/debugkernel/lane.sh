@@ -114,6 +114,17 @@ esac
 
 mkdir -p "$VMDIR"
 echo "TAP version 13"
+# A cold build needs about 3 GB (the source 1.5, objects 0.7, the ccache);
+# under a deadline (CI) a machine without that room skips the lane, saying
+# why, rather than failing half way through the build.
+cache=${DEBUG_KERNEL_CACHE:-$ROOT/build/debugkernel}
+free_kb=$(df -Pk "$ROOT" 2>/dev/null | awk 'NR == 2 { print $4 }')
+if [ -n "$DEADLINE" ] && [ ! -f "$cache/env" ] &&
+   [ "${free_kb:-0}" -lt $((4 * 1024 * 1024)) ]; then
+	skip "debug kernel build" "$((${free_kb:-0} / 1024)) MiB free under $ROOT, a cold build needs about 4 GiB; nothing of the lane ran"
+	echo "1..$n"
+	exit 0
+fi
 start=$SECONDS
 # Under a deadline the build must leave the time for the planted-bug boot.
 timeout -k 10 "$(budget 36000 "$PLANT_SECS")" "$ROOT/tools/debugkernel/build.sh" \
