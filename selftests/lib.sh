@@ -13,7 +13,7 @@
 #   lookups         gid_index (no fork per entry) port_state(_is)
 #                   mroce_counter dp_counters mroce_devices
 #                   tcp_listening udp_listening cm_listening jget
-#   traffic         dp_topo dp_setup cs_run pp_run pp_sizes pt_run, on
+#   traffic         dp_topo dp_setup dp_static_neigh cs_run pp_run pp_sizes pt_run, on
 #                   port T_PORT
 #
 # libibverbs is pointed at the provider of the build tree, without
@@ -413,6 +413,21 @@ dp_topo() {
 	G2=$(gid_index "$DEV2" v4)
 	G1_6=$(gid_index "$DEV1" v6)
 	G2_6=$(gid_index "$DEV2" v6)
+}
+
+# dp_static_neigh: permanent neighbour entries between the two ends of the
+# topology, IPv4 and IPv6.  The RDMA core resolves the peer's MAC at each
+# modify to RTR; on a veth where netem drops packets, a lost ARP request
+# or reply can time the connection out before any RoCE packet ("RTR/RTS:
+# Connection timed out", seen once in loss_rxe.sh).
+dp_static_neigh() {
+	local mac1 mac2
+	mac1=$(ns_exec "$NS1" ip -br link show dev "$V1" | awk '{ print $3 }')
+	mac2=$(ns_exec "$NS2" ip -br link show dev "$V2" | awk '{ print $3 }')
+	ns_exec "$NS1" ip neigh replace $DP_IP2 lladdr "$mac2" dev "$V1" nud permanent &&
+		ns_exec "$NS2" ip neigh replace $DP_IP1 lladdr "$mac1" dev "$V2" nud permanent &&
+		ns_exec "$NS1" ip -6 neigh replace $DP_IP6_2 lladdr "$mac2" dev "$V1" nud permanent &&
+		ns_exec "$NS2" ip -6 neigh replace $DP_IP6_1 lladdr "$mac1" dev "$V2" nud permanent
 }
 
 # dp_setup KIND TOOL: load the module, use our provider, skip without TOOL,

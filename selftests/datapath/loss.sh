@@ -27,6 +27,9 @@ netem() {
 }
 defer "ns_exec '$NS2' tc qdisc del dev '$V2' root 2>/dev/null"
 
+# netem's loss is for RoCE packets, not for address resolution.
+dp_static_neigh || ksft_skip_all "cannot set permanent neighbour entries"
+
 if [ "$topo" = mx ]; then
 	name="MetaRoCE <-> rxe"
 	# server side, then what the client side is: the client is the requester

@@ -32,6 +32,7 @@ t_check "dpcheck -u: $DEV1 <-> $DEV2, 300 random UC ops (seed $seed)" \
 uc_gap_run() {
 	local v1=${NS1}v out rc drops0 drops1 delivered
 	drops0=$(mroce_counter "$DEV2" rx_drop_seq)
+	dp_static_neigh || t_fail "uc_gap: permanent neighbour entries"
 	if ! ip netns exec "$NS1" tc qdisc add dev "$v1" root netem loss 5%; then
 		t_skip "uc_gap" "no netem (sch_netem)"
 		return
