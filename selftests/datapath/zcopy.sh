@@ -38,24 +38,18 @@ snap() {
 	echo "$(cnt "$DEV1" tx_zcopy_packets) $(cnt "$DEV1" rx_paged_packets)" \
 		"$(cnt "$DEV2" tx_zcopy_packets) $(cnt "$DEV2" rx_paged_packets)"
 }
-# grew BEFORE AFTER IDX...: each listed counter (1-4) grew.
-grew() {
-	local -a b=($1) a=($2)
-	local i
-	shift 2
+# cnt_cmp OP BEFORE AFTER IDX...: each listed counter (1-4) of AFTER stands in
+# relation OP (test's -gt, -eq) to the same one of BEFORE.
+cnt_cmp() {
+	local op=$1 i
+	local -a b=($2) a=($3)
+	shift 3
 	for i in "$@"; do
-		[ "${a[i - 1]}" -gt "${b[i - 1]}" ] || return 1
+		[ "${a[i - 1]}" "$op" "${b[i - 1]}" ] || return 1
 	done
 }
-# same BEFORE AFTER IDX...: each listed counter (1-4) did not move.
-same() {
-	local -a b=($1) a=($2)
-	local i
-	shift 2
-	for i in "$@"; do
-		[ "${a[i - 1]}" -eq "${b[i - 1]}" ] || return 1
-	done
-}
+grew() { cnt_cmp -gt "$@"; }
+same() { cnt_cmp -eq "$@"; }
 
 t_check "tx_zcopy_packets and rx_paged_packets exist" \
 	test -n "$(cnt "$DEV1" tx_zcopy_packets)" -a \
