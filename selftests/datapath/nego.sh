@@ -37,9 +37,10 @@ if [ "$topo" = mm ]; then
 	defer "echo auto >$POL2"
 fi
 
-# rc_rts: `rdma res show qp -dd` of every RC QP in RTS, one QP a line.
+# rc_rts DEV: `rdma res show qp -dd` of DEV's RC QPs in RTS, one QP a line
+# (one device per call: a short listing keeps the sampling period short).
 rc_rts() {
-	rdma -dd res show qp 2>/dev/null |
+	rdma -dd res show qp link "$1/1" 2>/dev/null |
 		sed -e ':a' -e 'N' -e '$!ba' -e 's/\n[[:space:]]\+/ /g' |
 		grep ' type RC state RTS '
 }
@@ -51,16 +52,17 @@ attr() {
 }
 
 # sampler: the last RC QP lines of both devices in RTS, into the q1 and q2
-# files, until killed (the QPs die with the tools).
+# files, until killed (the QPs die with the tools).  It does not sleep
+# until it has seen both: on a slow machine one listing takes a large part
+# of a short connection's life.
 sampler() {
-	local all a b
+	local a b
 	while :; do
-		all=$(rc_rts)
-		a=$(grep "^link $DEV1/1 " <<<"$all")
+		a=$(rc_rts "$DEV1")
 		[ -n "$a" ] && echo "$a" >"$DP_LOGS/q1.new" && mv "$DP_LOGS/q1.new" "$DP_LOGS/q1"
-		b=$(grep "^link $DEV2/1 " <<<"$all")
+		b=$(rc_rts "$DEV2")
 		[ -n "$b" ] && echo "$b" >"$DP_LOGS/q2.new" && mv "$DP_LOGS/q2.new" "$DP_LOGS/q2"
-		sleep 0.05
+		[ -s "$DP_LOGS/q1" ] && [ -s "$DP_LOGS/q2" ] && sleep 0.05
 	done
 }
 
@@ -169,7 +171,7 @@ fail_run() {
 RXE_ERRS="out_of_seq_request rcvd_seq_err retry_exceeded_err send_err"
 
 if [ "$topo" = mm ]; then
-	pp "auto <-> auto" 2 3000
+	pp "auto <-> auto" 2 10000
 	for q in Q1 Q2; do
 		expect "auto <-> auto, $q" "${!q}" mode metaroce
 		expect "auto <-> auto, $q" "${!q}" mode-peer marked
@@ -203,10 +205,10 @@ if [ "$topo" = mm ]; then
 
 	echo roce >"$POL2"
 	pcap=$DP_LOGS/roce.pcap
-	ns_exec "$NS1" tcpdump -i "$V1" -U -w "$pcap" udp port 4791 2>/dev/null &
+	ns_exec "$NS1" tcpdump -i "$V1" -s 96 -U -w "$pcap" udp port 4791 2>/dev/null &
 	tpid=$!
 	busywait 5000 test -s "$pcap"
-	pp "auto <-> roce" 1 3000
+	pp "auto <-> roce" 1 10000
 	sleep 1
 	kill "$tpid"
 	wait "$tpid" 2>/dev/null
@@ -223,7 +225,7 @@ if [ "$topo" = mm ]; then
 	t_check "policy auto: $DEV1's packets are marked" test "$m1" -gt 0
 
 	echo metaroce >"$POL2"
-	pp "auto <-> metaroce" 2 3000
+	pp "auto <-> metaroce" 2 10000
 	expect "auto <-> metaroce, $DEV1" "$Q1" mode metaroce
 	expect "auto <-> metaroce, $DEV2" "$Q2" mode metaroce
 	expect "auto <-> metaroce, $DEV2" "$Q2" mode-policy metaroce
@@ -243,7 +245,7 @@ else
 		for c in rcvd_pkts sent_pkts $RXE_ERRS; do b[$c]=$(mroce_counter "$DEV2" "$c"); done
 		tx0=$(mroce_counter "$DEV1" tx_packets)
 		rx0=$(mroce_counter "$DEV1" rx_packets)
-		pp "auto <-> rxe, server on side $side" $side 3000
+		pp "auto <-> rxe, server on side $side" $side 10000
 		expect "auto <-> rxe, $DEV1" "$Q1" mode roce
 		expect "auto <-> rxe, $DEV1" "$Q1" mode-peer roce
 		t_check "auto <-> rxe: no switch PSN on $DEV1" test -z "$(attr "$Q1" mode-tx-psn)$(attr "$Q1" mode-rx-psn)"
