@@ -121,16 +121,17 @@ void mroce_comp_complete(struct mroce_dpqp *dp)
 				/*
 				 * IBTA 9.7.5.1.x: an ACK past a READ or atomic
 				 * whose response never came means that
-				 * response was lost: ask again from it.  The
-				 * window is moved back by hand, since its
-				 * acknowledged edge passed the request.
+				 * response was lost: ask again from it.
 				 */
 				u32 psn = mroce_psn_add(s->first_psn,
 							s->rd_done);
 
-				dp->win.una = psn;
-				dp->win.nxt = psn;
-				mroce_req_rewind(dp, psn);
+				if (mroce_reqwin_reopen(&dp->win, psn,
+							mroce_dp_now(dp))) {
+					mroce_task_fatal(dp);
+					return;
+				}
+				mroce_req_lost(dp, psn);
 				break;
 			}
 		}
@@ -151,20 +152,14 @@ void mroce_comp_fail(struct mroce_dpqp *dp, enum ib_wc_status status)
 	mroce_comp_complete(dp);
 }
 
-/* The started WQE whose PSNs hold @psn. */
+/* The WQE whose request holds @psn, a PSN in flight (O(1)). */
 static struct mroce_swqe *mroce_comp_find(struct mroce_dpqp *dp, u32 psn)
 {
 	u32 idx;
 
-	for (idx = dp->comp_idx; idx != dp->req_max; idx++) {
-		struct mroce_swqe *s = mroce_swqe(dp, idx);
-
-		if (!s->started)
-			break;
-		if (s->npsn && mroce_psn_in_window(psn, s->first_psn, s->npsn))
-			return s;
-	}
-	return NULL;
+	if (!mroce_reqwin_find(&dp->win, psn, &idx))
+		return NULL;
+	return mroce_swqe(dp, idx);
 }
 
 /* IBTA 9.7.5.2.x NAK codes to completion status (IBTA 10.8.3.2 / 11.6.2). */
@@ -248,7 +243,7 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 			s->done = true;
 		break;
 	case MROCE_REQWIN_RETRY:
-		mroce_req_rewind(dp, res.psn);
+		mroce_req_lost(dp, res.psn);
 		dp->rd_gap = true;
 		break;
 	case MROCE_REQWIN_RETRY_EXCEEDED:
@@ -270,10 +265,9 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
  * READ request itself was lost).  Anything between would move the window
  * into the READ and mark responses as received that never arrived.
  */
-static bool mroce_comp_aeth_in_read(struct mroce_dpqp *dp, u32 psn,
+static bool mroce_comp_aeth_in_read(const struct mroce_swqe *s, u32 psn,
 				    u8 syndrome)
 {
-	struct mroce_swqe *s = mroce_comp_find(dp, psn);
 	u32 last;
 
 	if (!s || s->wqe.opcode != IB_WR_RDMA_READ || s->done)
@@ -302,7 +296,9 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 		mroce_comp_read_resp(dp, pkt, now);
 		return;
 	}
-	if (mroce_comp_aeth_in_read(dp, h->bth.psn, h->aeth.syndrome)) {
+	/* Looked up now: an ACK moves the window past its PSN. */
+	s = mroce_comp_find(dp, h->bth.psn);
+	if (mroce_comp_aeth_in_read(s, h->bth.psn, h->aeth.syndrome)) {
 		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
 		return;
 	}
@@ -315,7 +311,6 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	case MROCE_REQWIN_ACKED:
 		if (!(flags & MROCE_OPF_ATOMIC))
 			break;
-		s = mroce_comp_find(dp, h->bth.psn);
 		if (s && s->rd_atomic && s->wqe.opcode != IB_WR_RDMA_READ &&
 		    !s->done) {
 			u64 orig = h->atmack.orig;
@@ -328,11 +323,11 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 		}
 		break;
 	case MROCE_REQWIN_RETRY:
-		mroce_req_rewind(dp, res.psn);
+		mroce_req_lost(dp, res.psn);
 		break;
 	case MROCE_REQWIN_RNR_WAIT:
 		mroce_count(dp->mdev, MROCE_CNT_RNR_WAITS);
-		mroce_req_rewind(dp, res.psn);
+		mroce_req_lost(dp, res.psn);
 		break;
 	case MROCE_REQWIN_NAK_FATAL:
 		/* Everything before the NAKed PSN was acknowledged. */
@@ -362,7 +357,7 @@ void mroce_comp_timer(struct mroce_dpqp *dp)
 	mroce_reqwin_on_timer(&dp->win, mroce_dp_now(dp), &res);
 	if (res.verdict == MROCE_REQWIN_RETRY) {
 		dp->rd_gap = false;
-		mroce_req_rewind(dp, res.psn);
+		mroce_req_lost(dp, res.psn);
 	} else if (res.verdict == MROCE_REQWIN_RETRY_EXCEEDED)
 		mroce_comp_fail(dp, IB_WC_RETRY_EXC_ERR);
 }

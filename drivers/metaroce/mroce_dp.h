@@ -173,8 +173,8 @@ enum mroce_task_flags {
  * @dqpn: destination QP (RC)
  * @sq_stride: bytes per element of @swqe
  * @swqe: shadow copies of the send WQEs the requester has taken
- * @req_idx: SQ index of the WQE being sent
- * @req_off: bytes of it already sent (PSN offset for READ)
+ * @req_idx: SQ index of the WQE being sent for the first time
+ * @req_off: bytes of it already sent
  * @req_max: SQ index one past every WQE ever started
  * @comp_idx: SQ index of the oldest uncompleted WQE (the ring's consumer)
  * @rd_atomic: READ / atomic WQEs started and not completed
@@ -372,7 +372,7 @@ void mroce_req_run(struct mroce_dpqp *dp, int *budget);
 bool mroce_req_pending(struct mroce_dpqp *dp);
 void mroce_req_stop(struct mroce_dpqp *dp);
 bool mroce_req_idle(struct mroce_dpqp *dp);
-void mroce_req_rewind(struct mroce_dpqp *dp, u32 psn);
+void mroce_req_lost(struct mroce_dpqp *dp, u32 psn);
 void mroce_req_reset(struct mroce_dpqp *dp);
 void mroce_req_start(struct mroce_dpqp *dp);
 int mroce_req_init(struct mroce_dpqp *dp);
