@@ -13,30 +13,6 @@
 #include "mroce_dp.h"
 #include "core/mroce_psn.h"
 
-/* libibverbs' IBV_WC_WITH_INV; the kernel's IB_WC_WITH_INVALIDATE differs. */
-#define MROCE_UWC_WITH_INV	(1U << 3)
-
-/*
- * Add @cqe to @cq without notifying (mroce_cq_add()).  A user CQ carries
- * libibverbs flag values, which the provider copies through unchanged.
- */
-static int mroce_cqe_add(struct mroce_cq *cq, struct metaroce_cqe *cqe,
-			 bool solicited)
-{
-	if (cq->ibcq.uobject && (cqe->wc_flags & IB_WC_WITH_INVALIDATE))
-		cqe->wc_flags = (cqe->wc_flags & ~IB_WC_WITH_INVALIDATE) |
-				MROCE_UWC_WITH_INV;
-	return mroce_cq_add(cq, cqe, solicited);
-}
-
-/* Post @cqe to @cq and notify; the caller holds no spinlock. */
-void mroce_cqe_post(struct mroce_cq *cq, struct metaroce_cqe *cqe,
-		    bool solicited)
-{
-	if (mroce_cqe_add(cq, cqe, solicited) > 0)
-		mroce_cq_notify(cq);
-}
-
 static bool mroce_comp_signaled(struct mroce_dpqp *dp, struct mroce_swqe *s)
 {
 	return (s->wqe.send_flags & IB_SEND_SIGNALED) ||
@@ -76,7 +52,7 @@ static void mroce_comp_retire(struct mroce_dpqp *dp, struct mroce_swqe *s,
 		qp->sq.head = dp->comp_idx + 1;
 		smp_store_release(&qp->sq.hdr->consumer, qp->sq.head);
 		if (post)
-			notify = mroce_cqe_add(cq, &cqe, false) > 0;
+			notify = mroce_cq_add(cq, &cqe, false) > 0;
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	/* Outside sq_lock: a kernel consumer's handler may post sends. */
@@ -187,16 +163,9 @@ static enum ib_wc_status mroce_comp_nak_status(u8 nak)
  */
 static bool mroce_comp_read_pos_ok(u32 flags, u32 k, u32 n, u32 base)
 {
-	if (base && k == base &&
-	    (flags & (k == n - 1 ? MROCE_OPF_ONLY : MROCE_OPF_FIRST)))
+	if (base && k == base && (flags & mroce_pos_flag(mroce_pos(0, n - k))))
 		return true;
-	if (n == 1)
-		return flags & MROCE_OPF_ONLY;
-	if (!k)
-		return flags & MROCE_OPF_FIRST;
-	if (k == n - 1)
-		return flags & MROCE_OPF_LAST;
-	return flags & MROCE_OPF_MIDDLE;
+	return flags & mroce_pos_flag(mroce_pos(k, n));
 }
 
 static void mroce_comp_read_resp(struct mroce_dpqp *dp,

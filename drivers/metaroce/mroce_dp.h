@@ -303,6 +303,8 @@ static inline bool mroce_qp_is_rc(const struct mroce_qp *qp)
 }
 
 /* mroce_task.c */
+void mroce_task_init(struct mroce_dpqp *dp);
+void mroce_task_stop(struct mroce_dpqp *dp);
 void mroce_task_schedule(struct mroce_dpqp *dp);
 void mroce_task_fatal(struct mroce_dpqp *dp);
 u64 mroce_task_now(void);
@@ -401,7 +403,5 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
 void mroce_comp_timer(struct mroce_dpqp *dp);
 void mroce_comp_complete(struct mroce_dpqp *dp);
 void mroce_comp_fail(struct mroce_dpqp *dp, enum ib_wc_status status);
-void mroce_cqe_post(struct mroce_cq *cq, struct metaroce_cqe *cqe,
-		    bool solicited);
 
 #endif /* MROCE_DP_H */

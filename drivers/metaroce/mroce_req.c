@@ -254,36 +254,39 @@ static void mroce_req_local(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	mroce_comp_complete(dp);
 }
 
-/* IBTA 9.2 Table 35: the opcode of one packet of a SEND or WRITE. */
-static u8 mroce_req_opcode(u32 wr, bool first, bool last)
+/*
+ * IBTA 9.2 Table 35: the opcode of packet @k of a SEND or WRITE @s (of
+ * s->npsn packets).
+ */
+static u8 mroce_req_opcode(const struct mroce_swqe *s, u32 k)
 {
+#define MROCE_REQ_OPS(first, middle, last, only) {	\
+	[MROCE_POS_FIRST] = MROCE_OP_RC_ ## first,	\
+	[MROCE_POS_MIDDLE] = MROCE_OP_RC_ ## middle,	\
+	[MROCE_POS_LAST] = MROCE_OP_RC_ ## last,	\
+	[MROCE_POS_ONLY] = MROCE_OP_RC_ ## only }
 	static const u8 ops[][4] = {
-		/* only, first, middle, last */
-		[IB_WR_SEND] = { MROCE_OP_RC_SEND_ONLY, MROCE_OP_RC_SEND_FIRST,
-				 MROCE_OP_RC_SEND_MIDDLE,
-				 MROCE_OP_RC_SEND_LAST },
-		[IB_WR_SEND_WITH_IMM] = {
-			MROCE_OP_RC_SEND_ONLY_WITH_IMMEDIATE,
-			MROCE_OP_RC_SEND_FIRST, MROCE_OP_RC_SEND_MIDDLE,
-			MROCE_OP_RC_SEND_LAST_WITH_IMMEDIATE },
-		[IB_WR_SEND_WITH_INV] = {
-			MROCE_OP_RC_SEND_ONLY_WITH_INVALIDATE,
-			MROCE_OP_RC_SEND_FIRST, MROCE_OP_RC_SEND_MIDDLE,
-			MROCE_OP_RC_SEND_LAST_WITH_INVALIDATE },
-		[IB_WR_RDMA_WRITE] = {
-			MROCE_OP_RC_RDMA_WRITE_ONLY,
-			MROCE_OP_RC_RDMA_WRITE_FIRST,
-			MROCE_OP_RC_RDMA_WRITE_MIDDLE,
-			MROCE_OP_RC_RDMA_WRITE_LAST },
-		[IB_WR_RDMA_WRITE_WITH_IMM] = {
-			MROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE,
-			MROCE_OP_RC_RDMA_WRITE_FIRST,
-			MROCE_OP_RC_RDMA_WRITE_MIDDLE,
-			MROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE },
+		[IB_WR_SEND] = MROCE_REQ_OPS(SEND_FIRST, SEND_MIDDLE,
+					     SEND_LAST, SEND_ONLY),
+		[IB_WR_SEND_WITH_IMM] =
+			MROCE_REQ_OPS(SEND_FIRST, SEND_MIDDLE,
+				      SEND_LAST_WITH_IMMEDIATE,
+				      SEND_ONLY_WITH_IMMEDIATE),
+		[IB_WR_SEND_WITH_INV] =
+			MROCE_REQ_OPS(SEND_FIRST, SEND_MIDDLE,
+				      SEND_LAST_WITH_INVALIDATE,
+				      SEND_ONLY_WITH_INVALIDATE),
+		[IB_WR_RDMA_WRITE] =
+			MROCE_REQ_OPS(RDMA_WRITE_FIRST, RDMA_WRITE_MIDDLE,
+				      RDMA_WRITE_LAST, RDMA_WRITE_ONLY),
+		[IB_WR_RDMA_WRITE_WITH_IMM] =
+			MROCE_REQ_OPS(RDMA_WRITE_FIRST, RDMA_WRITE_MIDDLE,
+				      RDMA_WRITE_LAST_WITH_IMMEDIATE,
+				      RDMA_WRITE_ONLY_WITH_IMMEDIATE),
 	};
-	unsigned int pos = first ? (last ? 0 : 1) : (last ? 3 : 2);
+#undef MROCE_REQ_OPS
 
-	return ops[wr][pos];
+	return ops[s->wqe.opcode][mroce_pos(k, s->npsn)];
 }
 
 /* Put the payload of bytes [off, off + len) of @s at @p. */
@@ -385,16 +388,17 @@ fail:
 }
 
 /*
- * The headers of packet @k of RC WQE @s (for a READ, a request for its
- * responses from packet @k on, IBTA 9.7.4.1.4 o9-30): everything but the
- * BTH's PSN and AckReq.  Sets *@off and *@plen to the payload's offset in
- * the message and length, and returns the PSNs the packet takes.
+ * The headers of packet @k of connected-QP WQE @s (for a READ, a request
+ * for its responses from packet @k on, IBTA 9.7.4.1.4 o9-30): everything
+ * but the BTH's PSN and AckReq (RC opcodes: UC changes the transport).
+ * Sets *@off and *@plen to the payload's offset in the message and its
+ * length, and returns the PSNs the packet takes.
  */
 static u32 mroce_req_build(struct mroce_dpqp *dp, struct mroce_swqe *s,
 			   u32 k, struct mroce_hdr *h, u32 *off, u32 *plen)
 {
 	const struct metaroce_send_wqe *w = &s->wqe;
-	bool first, last;
+	bool last;
 
 	*off = 0;
 	*plen = 0;
@@ -423,10 +427,9 @@ static u32 mroce_req_build(struct mroce_dpqp *dp, struct mroce_swqe *s,
 	}
 	*off = k * dp->pmtu;
 	*plen = min(dp->pmtu, s->length - *off);
-	first = !k;
 	last = *off + *plen == s->length;
-	h->bth.opcode = mroce_req_opcode(w->opcode, first, last);
-	if (first && (w->opcode == IB_WR_RDMA_WRITE ||
+	h->bth.opcode = mroce_req_opcode(s, k);
+	if (!k && (w->opcode == IB_WR_RDMA_WRITE ||
 		      w->opcode == IB_WR_RDMA_WRITE_WITH_IMM)) {
 		h->reth.va = w->wr.rdma.remote_addr;
 		h->reth.rkey = w->wr.rdma.rkey;
@@ -552,31 +555,19 @@ static int mroce_req_resend_rc(struct mroce_dpqp *dp)
  */
 static int mroce_req_send_uc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 {
-	const struct metaroce_send_wqe *w = &s->wqe;
 	bool start = dp->req_idx == dp->req_max;
 	struct mroce_hdr h = {};
 	struct sk_buff *skb;
-	bool first, last;
-	u32 plen;
+	u32 off, plen;
+	bool last;
 
-	plen = min(dp->pmtu, s->length - dp->req_off);
-	first = !dp->req_off;
-	last = dp->req_off + plen == s->length;
+	/* A UC WQE is a SEND or WRITE (mroce_req_validate()). */
+	mroce_req_build(dp, s, dp->req_off / dp->pmtu, &h, &off, &plen);
+	last = off + plen == s->length;
 	/* IBTA 9.2 Table 35: UC opcodes are RC's with the UC transport bits. */
-	h.bth.opcode = MROCE_OPT_UC |
-		       (mroce_req_opcode(w->opcode, first, last) &
-			~MROCE_OPT_MASK);
-	if (first && (w->opcode == IB_WR_RDMA_WRITE ||
-		      w->opcode == IB_WR_RDMA_WRITE_WITH_IMM)) {
-		h.reth.va = w->wr.rdma.remote_addr;
-		h.reth.rkey = w->wr.rdma.rkey;
-		h.reth.len = s->length;
-	}
-	h.imm = be32_to_cpu((__force __be32)w->ex);
-	h.bth.se = last && (w->send_flags & IB_SEND_SOLICITED);
+	h.bth.opcode = MROCE_OPT_UC | (h.bth.opcode & ~MROCE_OPT_MASK);
 
-	skb = mroce_req_skb(dp, s, start, h.bth.opcode, dp->req_off,
-			    plen);
+	skb = mroce_req_skb(dp, s, start, h.bth.opcode, off, plen);
 	if (IS_ERR(skb))
 		return PTR_ERR(skb);
 	if (start) {
@@ -593,7 +584,7 @@ static int mroce_req_send_uc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	mroce_tx_send(dp->mdev, &dp->av, &dp->dst, dp->sport, &h, skb);
 
 	if (!last) {
-		dp->req_off += plen;
+		dp->req_off = off + plen;
 		return 0;
 	}
 	dp->req_idx++;
