@@ -20,7 +20,7 @@
 #include <linux/udp.h>
 
 #include "mroce_dp.h"
-#include "core/mroce_icrc.h"
+#include "core/mroce_rx.h"
 #include "core/mroce_raw.h"
 
 /* Packets queued to one QP before the receive path drops (no memory DoS). */
@@ -217,19 +217,33 @@ static void mroce_task_arm(struct mroce_dpqp *dp)
 }
 
 /*
- * Check a received packet: transport headers against the opcode table,
- * ICRC, P_Key.  The headers are pulled into the linear part; the payload
- * stays where it is (page fragments from a sender that transmits by
- * reference, or a NIC's receive pages).  Returns 0 with @pkt filled, or a
- * negative errno (drop).
+ * mroce_rx_view reads of a received packet: @ctx is the skb, whose data
+ * starts with the UDP header.
+ */
+static u32 mroce_task_skb_crc(const void *ctx, u32 off, u32 n, u32 crc)
+{
+	return mroce_skb_icrc(ctx, sizeof(struct udphdr) + off, n, crc);
+}
+
+static int mroce_task_skb_copy(const void *ctx, u32 off, void *buf, u32 n)
+{
+	return skb_copy_bits(ctx, sizeof(struct udphdr) + off, buf, n) ?
+	       -EFAULT : 0;
+}
+
+/*
+ * Check a received packet with the core's mroce_rx_check(): transport
+ * headers against the opcode table, ICRC, P_Key.  The headers are pulled
+ * into the linear part; the payload stays where it is (page fragments from
+ * a sender that transmits by reference, or a NIC's receive pages).
+ * Returns 0 with @pkt filled, or a negative errno (drop).
  */
 static int mroce_task_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
 			    struct mroce_rxpkt *pkt)
 {
+	u32 hlen, bth_off = sizeof(struct udphdr);
 	const struct mroce_opcode_info *op;
-	u32 len, crc, hlen, bth_off = sizeof(struct udphdr);
-	__le32 icrc_buf, *icrc;
-	u8 *nh, *bth;
+	struct mroce_rx_view v;
 	int err;
 
 	/* A frag_list (GRO) is not walked below: make it linear. */
@@ -242,28 +256,21 @@ static int mroce_task_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
 	if (op && skb->len >= bth_off + op->hdr_len &&
 	    !pskb_may_pull(skb, bth_off + op->hdr_len))
 		return -ENOMEM;
-	bth = skb->data + bth_off;
-	len = skb->len - bth_off;
-	err = mroce_hdr_decode(bth, len, &pkt->hdr, &pkt->lo);
-	if (err)
-		return err;
 
 	/* The ICRC pseudo-header needs IP, UDP and BTH back to back. */
 	pkt->ipv6 = skb->protocol == htons(ETH_P_IPV6);
 	hlen = pkt->ipv6 ? MROCE_IPV6_HDR_LEN : MROCE_IPV4_HDR_LEN;
-	nh = skb_network_header(skb);
-	if (nh + hlen != skb->data)
+	v.ip = skb_network_header(skb);
+	if (v.ip + hlen != skb->data)
 		return -EPROTO;
-	crc = mroce_icrc_begin(nh, pkt->ipv6);
-	crc = mroce_skb_icrc(skb, bth_off + MROCE_BTH_LEN,
-			     len - MROCE_BTH_LEN - MROCE_ICRC_LEN, crc);
-	icrc = skb_header_pointer(skb, skb->len - MROCE_ICRC_LEN,
-				  MROCE_ICRC_LEN, &icrc_buf);
-	if (!icrc || mroce_icrc_finish(crc) != le32_to_cpu(*icrc))
-		return -EBADMSG;
-	/* IBTA 9.6.1.1 (C9-41): only the default partition exists. */
-	if ((pkt->hdr.bth.pkey & 0x7fff) != 0x7fff)
-		return -EACCES;
+	v.ipv6 = pkt->ipv6;
+	v.len = skb->len - bth_off;
+	v.crc = mroce_task_skb_crc;
+	v.copy = mroce_task_skb_copy;
+	v.ctx = skb;
+	err = mroce_rx_check(&v, true, &pkt->hdr, &pkt->lo);
+	if (err)
+		return err;
 	pkt->skb = skb;
 	pkt->pay_off = bth_off + pkt->lo.hdr_len;
 	pkt->payload = NULL;

@@ -340,6 +340,18 @@ TEST(pkt_errors)
 	memcpy(b, buf, len);
 	b[28] = 0x15;
 	EXPECT_EQ(mroce_pkt_decode(b, len, &d), -EOPNOTSUPP);
+	/*
+	 * A partition other than the default one (C9-41), with a good
+	 * ICRC: refused; the limited-member bit alone is accepted.
+	 */
+	pkt.hdr.bth.pkey = 0x1234;
+	len = mroce_pkt_encode(b, sizeof(b), &pkt, payload);
+	EXPECT_EQ(mroce_pkt_decode(b, len, &d), -EACCES);
+	pkt.hdr.bth.pkey = 0x7fff;
+	len = mroce_pkt_encode(b, sizeof(b), &pkt, payload);
+	EXPECT_EQ(mroce_pkt_decode(b, len, &d), 0);
+	pkt.hdr.bth.pkey = 0xffff;
+	len = mroce_pkt_encode(buf, sizeof(buf), &pkt, payload);
 
 	/* Encode errors. */
 	EXPECT_EQ(mroce_pkt_encode(b, len - 1, &pkt, payload), -EMSGSIZE);

@@ -9,6 +9,7 @@
  */
 #include "mroce_core.h"
 #include "mroce_ipudp.h"
+#include "mroce_rx.h"
 #include "mroce_icrc.h"
 #include "mroce_raw.h"
 
@@ -153,20 +154,35 @@ int mroce_ipudp_encode(u8 *p, size_t len, const struct mroce_ipudp *h)
 	return iplen + MROCE_UDP_HDR_LEN;
 }
 
+/* mroce_rx_view reads for a packet in one buffer: @ctx is its BTH. */
+static u32 mroce_pkt_crc(const void *ctx, u32 off, u32 n, u32 crc)
+{
+	return mroce_icrc_update(crc, (const u8 *)ctx + off, n);
+}
+
+static int mroce_pkt_copy(const void *ctx, u32 off, void *buf, u32 n)
+{
+	memcpy(buf, (const u8 *)ctx + off, n);
+	return 0;
+}
+
 /**
  * mroce_pkt_decode() - decode and verify a whole RoCEv2 packet
  * @p: the IP header
  * @len: bytes available at @p
  * @pkt: the decoded packet
  *
- * Return: 0; the errors of mroce_ipudp_decode() and mroce_hdr_decode();
+ * The transport part is checked by mroce_rx_check(), as the kernel module
+ * checks every packet it receives.
+ *
+ * Return: 0; the errors of mroce_ipudp_decode() and mroce_rx_check();
  * -EPROTO if the UDP destination port is not RoCEv2's; -EBADMSG if the
- * IPv4 header checksum or the ICRC does not match.
+ * IPv4 header checksum does not match.
  */
 int mroce_pkt_decode(const u8 *p, size_t len, struct mroce_pkt *pkt)
 {
 	struct mroce_ipudp *net = &pkt->net;
-	u32 icrc;
+	struct mroce_rx_view v;
 	int err;
 
 	memset(pkt, 0, sizeof(*pkt));
@@ -175,17 +191,20 @@ int mroce_pkt_decode(const u8 *p, size_t len, struct mroce_pkt *pkt)
 		return err;
 	if (net->dport != MROCE_ROCEV2_UDP_PORT)
 		return -EPROTO;
-	err = mroce_hdr_decode(p + net->hdr_len, net->ip_len - net->hdr_len,
-			       &pkt->hdr, &pkt->lo);
+	if (!net->ipv6 && mroce_ipv4_csum(p) != net->ip_csum)
+		return -EBADMSG;
+	/* What the kernel runs on every packet it receives. */
+	v.ip = p;
+	v.ipv6 = net->ipv6;
+	v.len = net->ip_len - net->hdr_len;
+	v.crc = mroce_pkt_crc;
+	v.copy = mroce_pkt_copy;
+	v.ctx = p + net->hdr_len;
+	err = mroce_rx_check(&v, true, &pkt->hdr, &pkt->lo);
 	if (err)
 		return err;
 	pkt->pay_off = net->hdr_len + pkt->lo.hdr_len;
-	if (!net->ipv6 && mroce_ipv4_csum(p) != net->ip_csum)
-		return -EBADMSG;
-	mroce_icrc_compute(p, net->ip_len - MROCE_ICRC_LEN, net->ipv6, &icrc);
 	pkt->icrc = mroce_get_le32(p + net->ip_len - MROCE_ICRC_LEN);
-	if (icrc != pkt->icrc)
-		return -EBADMSG;
 	return 0;
 }
 
