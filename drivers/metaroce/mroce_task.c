@@ -186,13 +186,19 @@ static void mroce_task_err_work(struct work_struct *work)
 	mroce_qp_error(dp->qp);
 }
 
-/* Arm the hrtimer for the requester's next deadline.  Caller holds run_lock. */
-static void mroce_task_arm(struct mroce_dpqp *dp)
+/*
+ * Arm the hrtimer for the requester's next deadline.  Only in RTS and SQD,
+ * where the run that the timer causes handles it (mroce_comp_timer()): in
+ * any other state a deadline already past would fire the timer again at
+ * once, over and over.  Caller holds run_lock.
+ */
+static void mroce_task_arm(struct mroce_dpqp *dp, enum ib_qp_state state)
 {
 	u64 at;
 
 	lockdep_assert_held(&dp->run_lock);
-	if (!mroce_qp_is_rc(dp->qp) || dp->error) {
+	if (!mroce_qp_is_rc(dp->qp) || dp->error ||
+	    (state != IB_QPS_RTS && state != IB_QPS_SQD)) {
 		hrtimer_try_to_cancel(&dp->timer);
 		return;
 	}
@@ -446,7 +452,7 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 	if (state == IB_QPS_SQD && !dp->error && dp->comp_idx == dp->req_max &&
 	    test_and_clear_bit(MROCE_TASK_SQD_ARMED, &dp->flags))
 		set_bit(MROCE_TASK_SQD_EVENT, &dp->flags);
-	mroce_task_arm(dp);
+	mroce_task_arm(dp, state);
 	return more || dp->rd.active || !skb_queue_empty(&dp->rxq);
 }
 

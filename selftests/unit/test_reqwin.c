@@ -305,6 +305,17 @@ TEST(reqwin_rnr)
 	mroce_reqwin_on_aeth(&w, 2, ACK, 0, &r);
 	EXPECT_TRUE(mroce_reqwin_next_event(&w, &at));
 	EXPECT_EQ(at, RTO);
+	/*
+	 * An ACK of everything the RNR NAK held back ends the wait: no
+	 * deadline stays due with nothing to resend (a timer that would fire
+	 * again and again).
+	 */
+	mroce_reqwin_on_aeth(&w, 3, mroce_aeth_rnr_syndrome(1), 0, &r);
+	EXPECT_EQ(r.verdict, MROCE_REQWIN_RNR_WAIT);
+	mroce_reqwin_on_aeth(&w, 3, ACK, 1, &r);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 0);
+	EXPECT_FALSE(w.rnr_wait);
+	EXPECT_FALSE(mroce_reqwin_next_event(&w, &at));
 }
 
 TEST(reqwin_timer)

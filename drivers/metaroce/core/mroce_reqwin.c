@@ -183,6 +183,12 @@ static u32 mroce_reqwin_advance(struct mroce_reqwin *w, u32 psn, u64 now)
 		return 0;
 	mroce_sb_acked(&w->sb, w->una, psn);
 	w->una = psn;
+	/*
+	 * An RNR wait holds back resends; with nothing left to resend it is
+	 * over (its deadline would otherwise stay due with nothing to do).
+	 */
+	if (!w->sb.lost)
+		w->rnr_wait = false;
 	/* Forward progress restores the retry budgets, as rxe does. */
 	w->retry_left = w->retry_cnt;
 	w->rnr_left = w->rnr_retry;
@@ -367,7 +373,8 @@ void mroce_reqwin_on_timer(struct mroce_reqwin *w, u64 now,
 /* The earliest time at which the caller must call back, if any. */
 bool mroce_reqwin_next_event(const struct mroce_reqwin *w, u64 *at)
 {
-	if (w->rnr_wait && (!w->timer_armed || w->rnr_until < w->timer_at)) {
+	if (w->rnr_wait && w->sb.lost &&
+	    (!w->timer_armed || w->rnr_until < w->timer_at)) {
 		*at = w->rnr_until;
 		return true;
 	}
