@@ -220,8 +220,44 @@ static void mroce_task_arm(struct mroce_dpqp *dp)
 }
 
 /*
+ * May the packet's UDP checksum stand for its ICRC (wire.rst, "Integrity:
+ * UDP checksum instead of ICRC")?  The QP offered it, the packet's mark
+ * says so, and its checksum is not zero and was verified: the UDP layer
+ * checks a non-zero checksum before the encap hook (or the netdev did, or
+ * the packet never left the host); a packet it did not vouch for goes
+ * through the ICRC check, which the zeroed ICRC field of a checksum-only
+ * packet fails.  skb->data is the UDP header.  Caller holds run_lock.
+ */
+static bool mroce_task_udp_csum(struct mroce_dpqp *dp,
+				const struct sk_buff *skb,
+				const struct mroce_rxpkt *pkt)
+{
+	const struct udphdr *uh = (const struct udphdr *)skb->data;
+
+	lockdep_assert_held(&dp->run_lock);
+	return mroce_nego_rx_csum(&dp->nego, &pkt->hdr.bth) && uh->check &&
+	       skb_csum_unnecessary(skb);
+}
+
+/* The ICRC of a received packet (IBTA A17.8): 0 or -EBADMSG. */
+static int mroce_task_icrc(struct sk_buff *skb, u32 len, bool ipv6)
+{
+	u32 crc, bth_off = sizeof(struct udphdr);
+	__le32 icrc_buf, *icrc;
+
+	crc = mroce_icrc_begin(skb_network_header(skb), ipv6);
+	crc = mroce_skb_icrc(skb, bth_off + MROCE_BTH_LEN,
+			     len - MROCE_BTH_LEN - MROCE_ICRC_LEN, crc);
+	icrc = skb_header_pointer(skb, skb->len - MROCE_ICRC_LEN,
+				  MROCE_ICRC_LEN, &icrc_buf);
+	if (!icrc || mroce_icrc_finish(crc) != le32_to_cpu(*icrc))
+		return -EBADMSG;
+	return 0;
+}
+
+/*
  * Check a received packet: transport headers against the opcode table,
- * ICRC, P_Key.  The headers are pulled into the linear part; the payload
+ * ICRC (or the UDP checksum standing for it), P_Key.  The headers are pulled into the linear part; the payload
  * stays where it is (page fragments from a sender that transmits by
  * reference, or a NIC's receive pages).  Returns 0 with @pkt filled, or a
  * negative errno (drop).
@@ -230,8 +266,7 @@ static int mroce_task_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
 			    struct mroce_rxpkt *pkt)
 {
 	const struct mroce_opcode_info *op;
-	u32 len, crc, hlen, bth_off = sizeof(struct udphdr);
-	__le32 icrc_buf, *icrc;
+	u32 len, hlen, bth_off = sizeof(struct udphdr);
 	u8 *nh, *bth;
 	int err;
 
@@ -257,12 +292,9 @@ static int mroce_task_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
 	nh = skb_network_header(skb);
 	if (nh + hlen != skb->data)
 		return -EPROTO;
-	crc = mroce_icrc_begin(nh, pkt->ipv6);
-	crc = mroce_skb_icrc(skb, bth_off + MROCE_BTH_LEN,
-			     len - MROCE_BTH_LEN - MROCE_ICRC_LEN, crc);
-	icrc = skb_header_pointer(skb, skb->len - MROCE_ICRC_LEN,
-				  MROCE_ICRC_LEN, &icrc_buf);
-	if (!icrc || mroce_icrc_finish(crc) != le32_to_cpu(*icrc))
+	if (mroce_task_udp_csum(dp, skb, pkt))
+		mroce_count(dp->mdev, MROCE_CNT_RX_UDP_CSUM);
+	else if (mroce_task_icrc(skb, len, pkt->ipv6))
 		return -EBADMSG;
 	/* IBTA 9.6.1.1 (C9-41): only the default partition exists. */
 	if ((pkt->hdr.bth.pkey & 0x7fff) != 0x7fff)
