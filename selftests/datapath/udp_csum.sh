@@ -67,7 +67,8 @@ udp_csum_errors() {
 # Capture on side 1's veth while a command runs.
 cap_start() {
 	CAP=$DP_LOGS/$1.pcap
-	ns_exec "$NS1" tcpdump -i "$V1" -w "$CAP" -U udp port 4791 \
+	# ip netns exec execs tcpdump: $! is tcpdump itself.
+	ip netns exec "$NS1" tcpdump -i "$V1" -w "$CAP" -U udp port 4791 \
 		>/dev/null 2>&1 &
 	CAP_PID=$!
 	busywait 5000 test -s "$CAP"
@@ -137,11 +138,12 @@ t_check "metaroce_udp_csum kept 1" test "$(cat "$CS1")" = 1
 
 # Both offer: the attribute, sampled during a long pingpong that is
 # stopped once both ends showed it (data is checked in the runs below).
-ns_exec "$NS2" timeout 120 ibv_rc_pingpong -d "$DEV2" -g "$G2" -s 1024 \
+# ip netns exec execs timeout, which passes the kill on to the pingpong.
+ip netns exec "$NS2" timeout 90 ibv_rc_pingpong -d "$DEV2" -g "$G2" -s 1024 \
 	-n 1000000 >"$DP_LOGS/attr-server.log" 2>&1 &
 spid=$!
 busywait 5000 tcp_listening "$NS2" $P
-ns_exec "$NS1" timeout 120 ibv_rc_pingpong -d "$DEV1" -g "$G1" -s 1024 \
+ip netns exec "$NS1" timeout 90 ibv_rc_pingpong -d "$DEV1" -g "$G1" -s 1024 \
 	-n 1000000 $DP_IP2 >"$DP_LOGS/attr-client.log" 2>&1 &
 cpid=$!
 t_check "both offer: $DEV1 QP shows integrity udp-csum" \
@@ -150,7 +152,8 @@ t_check "both offer: $DEV2 QP shows integrity udp-csum" \
 	busywait 60000 seen_integrity "$DEV2" udp-csum
 kill $cpid $spid 2>/dev/null
 wait $cpid $spid 2>/dev/null
-busywait 10000 eval '! tcp_listening "$NS2" $P'
+t_check "both offer: the sampled pingpong is gone" \
+	busywait 10000 eval '[ -z "$(rdma res show qp link "$DEV1/1" 2>/dev/null | grep "type RC")" ]'
 
 b1=$(snap "$DEV1") b2=$(snap "$DEV2")
 cap_start both
