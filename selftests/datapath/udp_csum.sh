@@ -29,6 +29,7 @@ source "$(dirname "$0")/../lib.sh"
 
 topo=${DP_TOPO:-mm}
 dp_setup "$topo" ibv_rc_pingpong
+build_c_tests
 command -v tcpdump >/dev/null || ksft_skip_all "tcpdump not installed"
 P=$T_PORT
 CS1=/sys/class/infiniband/$DEV1/metaroce_udp_csum
@@ -167,12 +168,14 @@ t_check "both offer: both sent and accepted packets on the UDP checksum" \
 t_check "both offer: no ICRC drop, nothing summed in software (veth offloads)" \
 	eval '[ $(delta "$b1" "$a1" 4) -eq 0 ] && [ $(delta "$b2" "$a2" 4) -eq 0 ] &&
 	      [ $(delta "$b1" "$a1" 2) -eq 0 ] && [ $(delta "$b2" "$a2" 2) -eq 0 ]'
+# The client (side 1) sends its first 4 KiB message, 4 packets at path MTU
+# 1024, before it has heard the server's offer: those carry the ICRC.
 for ip in $DP_IP1 $DP_IP2; do
 	n=$(cap_count "src host $ip")
 	c=$(cap_count "src host $ip and $CSUM_PKT and $ZERO_ICRC")
 	echo "# capture: $n packets from $ip, $c with the option bit, a UDP checksum and a zero ICRC field"
 	t_check "both offer: $ip sends with the UDP checksum and a zero ICRC field" \
-		test "$c" -gt 0 -a "$c" -ge $(( n - 2 ))
+		test "$c" -gt 0 -a "$c" -ge $(( n - 4 ))
 done
 
 b1=$(snap "$DEV1") b2=$(snap "$DEV2")
