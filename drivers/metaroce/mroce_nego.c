@@ -27,8 +27,10 @@
  * MetaRoCE-only packet (opcodes 0xC0-0xC7) yet.
  *
  * The data path calls two functions, under dp->run_lock:
- * mroce_nego_mark() for every RC/UC packet it sends, mroce_nego_rx() for
- * every packet it receives.
+ * mroce_nego_mark() for every RC/UC packet it sends (from mroce_dp_xmit(),
+ * which asks mroce_nego_tx_csum() how to protect it), mroce_nego_rx() for
+ * every packet it receives; the receive checks ask mroce_nego_rx_csum()
+ * whether a packet's UDP checksum may stand for its ICRC.
  */
 #include <net/netlink.h>
 #include <rdma/restrack.h>
