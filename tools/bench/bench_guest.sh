@@ -388,10 +388,15 @@ icrc_cost() {
 	awk -v alg="$alg" '
 		/testing speed of/ && match($0, /\(([^)]*)\)/) {
 			drv = substr($0, RSTART + 1, RLENGTH - 2) }
-		/\( *1024 byte blocks, *1024 bytes per update/ && match($0, /[0-9]+ opers\/sec/) {
-			k1 = 1e9 / substr($0, RSTART, RLENGTH - 10) }
-		/\( *4096 byte blocks, *4096 bytes per update/ && match($0, /[0-9]+ opers\/sec/) {
-			k4 = 1e9 / substr($0, RSTART, RLENGTH - 10) }
+		# The result is a record of its own after its header line.
+		/byte blocks/ { cur = "" }
+		/\( *1024 byte blocks, *1024 bytes per update/ { cur = 1 }
+		/\( *4096 byte blocks, *4096 bytes per update/ { cur = 4 }
+		cur && match($0, /[0-9]+ opers\/sec/) {
+			ns = 1e9 / substr($0, RSTART, RLENGTH - 10)
+			if (cur == 1) k1 = ns; else k4 = ns
+			cur = ""
+		}
 		END {
 			if (!k1 || !k4) { print alg ": not measured (no tcrypt)"; exit }
 			printf "%s (%s): %.0f ns per 1 KiB, %.0f ns per 4 KiB\n", alg, drv, k1, k4
