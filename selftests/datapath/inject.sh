@@ -6,7 +6,7 @@
 # between the two MetaRoCE devices.  Each class of bad packet must raise
 # its counter (a packet marked as protected by the UDP checksum but
 # carrying none must fail the ICRC check; one with a valid checksum is
-# accepted on it: the live QPs offer that option); well-formed requests at the expected PSN that overrun the
+# accepted on it and reaches the PSN check: the live QPs offer it); well-formed requests at the expected PSN that overrun the
 # region or the receive (to a victim QP of mroce_dpneg -V) must put only
 # that QP in ERR and leave memory around it alone.  Forged packets from a
 # third host, or to an address that is not the QP's, must do nothing at
