@@ -12,7 +12,8 @@
 #     checksum and no ICRC drop; a capture shows packets of both ends with
 #     the option bit, a non-zero UDP checksum and a zeroed ICRC field;
 #   - mroce_dpcheck (every RC opcode, random lengths, zero-copy fragments;
-#     data compared) and ib_write_bw 64 KiB over it;
+#     data compared) and ib_write_bw 64 KiB over it; a pingpong over the
+#     IPv6 GIDs;
 #   - a veth without checksum offload (ethtool -K tx off): the sender sums
 #     in software (tx_udp_csum_sw), the receiver still accepts, data checked;
 #   - netem corrupting 2 % of one end's packets (copied payloads, so the
@@ -186,6 +187,14 @@ pt_run "both offer: ib_write_bw -s 65536" 2 120 ib_write_bw -s 65536 -n 300
 a1=$(snap "$DEV1") a2=$(snap "$DEV2")
 t_check "dpcheck, ib_write_bw: UDP checksum used, no ICRC drop" \
 	eval '[ $(delta "$b1" "$a1" 1) -gt 0 ] && [ $(delta "$b2" "$a2" 3) -gt 0 ] &&
+	      [ $(delta "$b1" "$a1" 4) -eq 0 ] && [ $(delta "$b2" "$a2" 4) -eq 0 ]'
+
+b1=$(snap "$DEV1") b2=$(snap "$DEV2")
+pp_run "both offer, IPv6 GIDs: ibv_rc_pingpong -s 4096, data checked" 2 120 \
+	ibv_rc_pingpong -6 -s 4096 -n 50 -c
+a1=$(snap "$DEV1") a2=$(snap "$DEV2")
+t_check "IPv6: UDP checksum used both ways, no ICRC drop" \
+	eval '[ $(delta "$b1" "$a1" 1) -gt 0 ] && [ $(delta "$b2" "$a2" 1) -gt 0 ] &&
 	      [ $(delta "$b1" "$a1" 4) -eq 0 ] && [ $(delta "$b2" "$a2" 4) -eq 0 ]'
 
 # No checksum offload on side 1's veth: summed in software.
