@@ -57,6 +57,10 @@ tap $? "its driver file, a conffile"
 [ -x "$T/pv/usr/sbin/metaroce" ] && [ -f "$T/pv/usr/share/man/man8/metaroce.8" ] &&
 	! grep -q '@MROCE_PABI_LIBIBVERBS@' "$T/pv/usr/sbin/metaroce"
 tap $? "the metaroce command (ABI versions filled in) and metaroce(8)"
+lua=$(find "$T/pv" -name metaroce.lua)
+cmp -s "$lua" "$ROOT/tools/wireshark/metaroce.lua" &&
+	case ${lua#"$T/pv"} in /usr/lib/*/wireshark/plugins/metaroce.lua) true ;; *) false ;; esac
+tap $? "the Wireshark dissector in Wireshark's global Lua plugin folder (${lua#"$T/pv"})"
 
 # metaroce-dkms's maintainer scripts against a recording dkms.
 dpkg-deb -e "$dk" "$T/ctl"

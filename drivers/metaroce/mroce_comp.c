@@ -13,30 +13,6 @@
 #include "mroce_dp.h"
 #include "core/mroce_psn.h"
 
-/* libibverbs' IBV_WC_WITH_INV; the kernel's IB_WC_WITH_INVALIDATE differs. */
-#define MROCE_UWC_WITH_INV	(1U << 3)
-
-/*
- * Add @cqe to @cq without notifying (mroce_cq_add()).  A user CQ carries
- * libibverbs flag values, which the provider copies through unchanged.
- */
-static int mroce_cqe_add(struct mroce_cq *cq, struct metaroce_cqe *cqe,
-			 bool solicited)
-{
-	if (cq->ibcq.uobject && (cqe->wc_flags & IB_WC_WITH_INVALIDATE))
-		cqe->wc_flags = (cqe->wc_flags & ~IB_WC_WITH_INVALIDATE) |
-				MROCE_UWC_WITH_INV;
-	return mroce_cq_add(cq, cqe, solicited);
-}
-
-/* Post @cqe to @cq and notify; the caller holds no spinlock. */
-void mroce_cqe_post(struct mroce_cq *cq, struct metaroce_cqe *cqe,
-		    bool solicited)
-{
-	if (mroce_cqe_add(cq, cqe, solicited) > 0)
-		mroce_cq_notify(cq);
-}
-
 static bool mroce_comp_signaled(struct mroce_dpqp *dp, struct mroce_swqe *s)
 {
 	return (s->wqe.send_flags & IB_SEND_SIGNALED) ||
@@ -76,7 +52,7 @@ static void mroce_comp_retire(struct mroce_dpqp *dp, struct mroce_swqe *s,
 		qp->sq.head = dp->comp_idx + 1;
 		smp_store_release(&qp->sq.hdr->consumer, qp->sq.head);
 		if (post)
-			notify = mroce_cqe_add(cq, &cqe, false) > 0;
+			notify = mroce_cq_add(cq, &cqe, false) > 0;
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	/* Outside sq_lock: a kernel consumer's handler may post sends. */
@@ -121,16 +97,17 @@ void mroce_comp_complete(struct mroce_dpqp *dp)
 				/*
 				 * IBTA 9.7.5.1.x: an ACK past a READ or atomic
 				 * whose response never came means that
-				 * response was lost: ask again from it.  The
-				 * window is moved back by hand, since its
-				 * acknowledged edge passed the request.
+				 * response was lost: ask again from it.
 				 */
 				u32 psn = mroce_psn_add(s->first_psn,
 							s->rd_done);
 
-				dp->win.una = psn;
-				dp->win.nxt = psn;
-				mroce_req_rewind(dp, psn);
+				if (mroce_reqwin_reopen(&dp->win, psn,
+							mroce_dp_now(dp))) {
+					mroce_task_fatal(dp);
+					return;
+				}
+				mroce_req_lost(dp, psn);
 				break;
 			}
 		}
@@ -151,20 +128,14 @@ void mroce_comp_fail(struct mroce_dpqp *dp, enum ib_wc_status status)
 	mroce_comp_complete(dp);
 }
 
-/* The started WQE whose PSNs hold @psn. */
+/* The WQE whose request holds @psn, a PSN in flight (O(1)). */
 static struct mroce_swqe *mroce_comp_find(struct mroce_dpqp *dp, u32 psn)
 {
 	u32 idx;
 
-	for (idx = dp->comp_idx; idx != dp->req_max; idx++) {
-		struct mroce_swqe *s = mroce_swqe(dp, idx);
-
-		if (!s->started)
-			break;
-		if (s->npsn && mroce_psn_in_window(psn, s->first_psn, s->npsn))
-			return s;
-	}
-	return NULL;
+	if (!mroce_reqwin_find(&dp->win, psn, &idx))
+		return NULL;
+	return mroce_swqe(dp, idx);
 }
 
 /* IBTA 9.7.5.2.x NAK codes to completion status (IBTA 10.8.3.2 / 11.6.2). */
@@ -192,16 +163,9 @@ static enum ib_wc_status mroce_comp_nak_status(u8 nak)
  */
 static bool mroce_comp_read_pos_ok(u32 flags, u32 k, u32 n, u32 base)
 {
-	if (base && k == base &&
-	    (flags & (k == n - 1 ? MROCE_OPF_ONLY : MROCE_OPF_FIRST)))
+	if (base && k == base && (flags & mroce_pos_flag(mroce_pos(0, n - k))))
 		return true;
-	if (n == 1)
-		return flags & MROCE_OPF_ONLY;
-	if (!k)
-		return flags & MROCE_OPF_FIRST;
-	if (k == n - 1)
-		return flags & MROCE_OPF_LAST;
-	return flags & MROCE_OPF_MIDDLE;
+	return flags & mroce_pos_flag(mroce_pos(k, n));
 }
 
 static void mroce_comp_read_resp(struct mroce_dpqp *dp,
@@ -248,7 +212,7 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 			s->done = true;
 		break;
 	case MROCE_REQWIN_RETRY:
-		mroce_req_rewind(dp, res.psn);
+		mroce_req_lost(dp, res.psn);
 		dp->rd_gap = true;
 		break;
 	case MROCE_REQWIN_RETRY_EXCEEDED:
@@ -270,10 +234,9 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
  * READ request itself was lost).  Anything between would move the window
  * into the READ and mark responses as received that never arrived.
  */
-static bool mroce_comp_aeth_in_read(struct mroce_dpqp *dp, u32 psn,
+static bool mroce_comp_aeth_in_read(const struct mroce_swqe *s, u32 psn,
 				    u8 syndrome)
 {
-	struct mroce_swqe *s = mroce_comp_find(dp, psn);
 	u32 last;
 
 	if (!s || s->wqe.opcode != IB_WR_RDMA_READ || s->done)
@@ -302,7 +265,9 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 		mroce_comp_read_resp(dp, pkt, now);
 		return;
 	}
-	if (mroce_comp_aeth_in_read(dp, h->bth.psn, h->aeth.syndrome)) {
+	/* Looked up now: an ACK moves the window past its PSN. */
+	s = mroce_comp_find(dp, h->bth.psn);
+	if (mroce_comp_aeth_in_read(s, h->bth.psn, h->aeth.syndrome)) {
 		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
 		return;
 	}
@@ -315,7 +280,6 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	case MROCE_REQWIN_ACKED:
 		if (!(flags & MROCE_OPF_ATOMIC))
 			break;
-		s = mroce_comp_find(dp, h->bth.psn);
 		if (s && s->rd_atomic && s->wqe.opcode != IB_WR_RDMA_READ &&
 		    !s->done) {
 			u64 orig = h->atmack.orig;
@@ -328,11 +292,11 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 		}
 		break;
 	case MROCE_REQWIN_RETRY:
-		mroce_req_rewind(dp, res.psn);
+		mroce_req_lost(dp, res.psn);
 		break;
 	case MROCE_REQWIN_RNR_WAIT:
 		mroce_count(dp->mdev, MROCE_CNT_RNR_WAITS);
-		mroce_req_rewind(dp, res.psn);
+		mroce_req_lost(dp, res.psn);
 		break;
 	case MROCE_REQWIN_NAK_FATAL:
 		/* Everything before the NAKed PSN was acknowledged. */
@@ -362,7 +326,7 @@ void mroce_comp_timer(struct mroce_dpqp *dp)
 	mroce_reqwin_on_timer(&dp->win, mroce_dp_now(dp), &res);
 	if (res.verdict == MROCE_REQWIN_RETRY) {
 		dp->rd_gap = false;
-		mroce_req_rewind(dp, res.psn);
+		mroce_req_lost(dp, res.psn);
 	} else if (res.verdict == MROCE_REQWIN_RETRY_EXCEEDED)
 		mroce_comp_fail(dp, IB_WC_RETRY_EXC_ERR);
 }

@@ -125,6 +125,9 @@ static void mroce_cq_overflow(struct mroce_cq *cq)
 		cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
 }
 
+/* libibverbs' IBV_WC_WITH_INV; the kernel's IB_WC_WITH_INVALIDATE differs. */
+#define MROCE_UWC_WITH_INV	(1U << 3)
+
 /**
  * mroce_cq_add() - add one completion, without calling the handler
  * @cq: the CQ
@@ -134,6 +137,8 @@ static void mroce_cq_overflow(struct mroce_cq *cq)
  * For callers that hold a spinlock of a work queue: a kernel consumer's
  * completion handler may post work requests, which takes those locks, so
  * the handler is called with mroce_cq_notify() once they are released.
+ * A user CQ carries libibverbs flag values, which the provider copies
+ * through unchanged.
  *
  * Return: 1 when the consumer asked to be notified, 0, or -ENOSPC when the
  * CQ is full (IBTA 11.4.2.1: CQ overrun; IB_EVENT_CQ_ERR is reported once,
@@ -144,6 +149,7 @@ int mroce_cq_add(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
 		 bool solicited)
 {
 	struct mroce_kring *ring = &cq->ring;
+	struct metaroce_cqe *slot;
 	bool overflow = false;
 	unsigned long flags;
 	int ret = 0;
@@ -159,7 +165,11 @@ int mroce_cq_add(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
 			mroce_cq_overflow(cq);
 		return -ENOSPC;
 	}
-	memcpy(mroce_kring_slot(ring, ring->head), cqe, sizeof(*cqe));
+	slot = mroce_kring_slot(ring, ring->head);
+	memcpy(slot, cqe, sizeof(*cqe));
+	if (cq->ibcq.uobject && (cqe->wc_flags & IB_WC_WITH_INVALIDATE))
+		slot->wc_flags = (cqe->wc_flags & ~IB_WC_WITH_INVALIDATE) |
+				 MROCE_UWC_WITH_INV;
 	smp_store_release(&ring->hdr->producer, ++ring->head);
 	if (cq->notify == MROCE_CQ_NOTIFY_NEXT ||
 	    (cq->notify == MROCE_CQ_NOTIFY_SOLICITED && solicited)) {
@@ -178,15 +188,11 @@ void mroce_cq_notify(struct mroce_cq *cq)
 }
 
 /* Add one completion and notify: mroce_cq_add() for callers without locks. */
-int mroce_cq_post(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
-		  bool solicited)
+void mroce_cq_post(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
+		   bool solicited)
 {
-	int ret = mroce_cq_add(cq, cqe, solicited);
-
-	if (ret <= 0)
-		return ret;
-	mroce_cq_notify(cq);
-	return 0;
+	if (mroce_cq_add(cq, cqe, solicited) > 0)
+		mroce_cq_notify(cq);
 }
 
 static void mroce_cqe_to_wc(struct mroce_dev *mdev,

@@ -178,8 +178,8 @@ enum mroce_task_flags {
  * @dqpn: destination QP (RC)
  * @sq_stride: bytes per element of @swqe
  * @swqe: shadow copies of the send WQEs the requester has taken
- * @req_idx: SQ index of the WQE being sent
- * @req_off: bytes of it already sent (PSN offset for READ)
+ * @req_idx: SQ index of the WQE being sent for the first time
+ * @req_off: bytes of it already sent
  * @req_max: SQ index one past every WQE ever started
  * @comp_idx: SQ index of the oldest uncompleted WQE (the ring's consumer)
  * @rd_atomic: READ / atomic WQEs started and not completed
@@ -308,6 +308,8 @@ static inline bool mroce_qp_is_rc(const struct mroce_qp *qp)
 }
 
 /* mroce_task.c */
+void mroce_task_init(struct mroce_dpqp *dp);
+void mroce_task_stop(struct mroce_dpqp *dp);
 void mroce_task_schedule(struct mroce_dpqp *dp);
 void mroce_task_fatal(struct mroce_dpqp *dp);
 u64 mroce_task_now(void);
@@ -379,7 +381,7 @@ void mroce_req_run(struct mroce_dpqp *dp, int *budget);
 bool mroce_req_pending(struct mroce_dpqp *dp);
 void mroce_req_stop(struct mroce_dpqp *dp);
 bool mroce_req_idle(struct mroce_dpqp *dp);
-void mroce_req_rewind(struct mroce_dpqp *dp, u32 psn);
+void mroce_req_lost(struct mroce_dpqp *dp, u32 psn);
 void mroce_req_reset(struct mroce_dpqp *dp);
 void mroce_req_start(struct mroce_dpqp *dp);
 int mroce_req_init(struct mroce_dpqp *dp);
@@ -411,7 +413,5 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
 void mroce_comp_timer(struct mroce_dpqp *dp);
 void mroce_comp_complete(struct mroce_dpqp *dp);
 void mroce_comp_fail(struct mroce_dpqp *dp, enum ib_wc_status status);
-void mroce_cqe_post(struct mroce_cq *cq, struct metaroce_cqe *cqe,
-		    bool solicited);
 
 #endif /* MROCE_DP_H */

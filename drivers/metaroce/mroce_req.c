@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Requester: takes send WQEs out of the SQ ring, splits messages into
- * path-MTU packets (IBTA 9.7.2), numbers them with the core's go-back-N
- * window (mroce_reqwin) and transmits them.  UC messages (IBTA 9.7) are
+ * path-MTU packets (IBTA 9.7.2), numbers them with the core's window
+ * (mroce_reqwin) and transmits them.  An RC packet is built from its WQE
+ * and its PSN alone ("packet k of WQE w", mroce_req_build()), so the first
+ * transmission and a resend are the same code: the window's scoreboard
+ * names the lost PSNs and their WQEs, and they go out again before
+ * anything new.  UC messages (IBTA 9.7) are
  * split the same way but numbered by a plain counter: nothing is
  * acknowledged or resent, and a WQE completes once its last packet is sent.
  * UD sends (IBTA 9.8) go out as single packets and complete at once.
@@ -14,9 +18,9 @@
  *
  * Indices (free-running, like the ring's):
  *	comp_idx ........ req_idx ........ req_max ........ producer
- *	oldest outstanding  being (re)sent   next new WQE      posted
- * Going back N moves req_idx (and req_off inside it) back to the WQE of the
- * PSN to resend; WQEs keep the PSNs they were given on first transmission.
+ *	oldest outstanding  being sent       next new WQE      posted
+ * req_idx and req_off only move forward, over packets sent for the first
+ * time; WQEs keep the PSNs they were given then.
  *
  * All functions run in the QP's task: caller holds dp->run_lock.
  */
@@ -250,36 +254,39 @@ static void mroce_req_local(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	mroce_comp_complete(dp);
 }
 
-/* IBTA 9.2 Table 35: the opcode of one packet of a SEND or WRITE. */
-static u8 mroce_req_opcode(u32 wr, bool first, bool last)
+/*
+ * IBTA 9.2 Table 35: the opcode of packet @k of a SEND or WRITE @s (of
+ * s->npsn packets).
+ */
+static u8 mroce_req_opcode(const struct mroce_swqe *s, u32 k)
 {
+#define MROCE_REQ_OPS(first, middle, last, only) {	\
+	[MROCE_POS_FIRST] = MROCE_OP_RC_ ## first,	\
+	[MROCE_POS_MIDDLE] = MROCE_OP_RC_ ## middle,	\
+	[MROCE_POS_LAST] = MROCE_OP_RC_ ## last,	\
+	[MROCE_POS_ONLY] = MROCE_OP_RC_ ## only }
 	static const u8 ops[][4] = {
-		/* only, first, middle, last */
-		[IB_WR_SEND] = { MROCE_OP_RC_SEND_ONLY, MROCE_OP_RC_SEND_FIRST,
-				 MROCE_OP_RC_SEND_MIDDLE,
-				 MROCE_OP_RC_SEND_LAST },
-		[IB_WR_SEND_WITH_IMM] = {
-			MROCE_OP_RC_SEND_ONLY_WITH_IMMEDIATE,
-			MROCE_OP_RC_SEND_FIRST, MROCE_OP_RC_SEND_MIDDLE,
-			MROCE_OP_RC_SEND_LAST_WITH_IMMEDIATE },
-		[IB_WR_SEND_WITH_INV] = {
-			MROCE_OP_RC_SEND_ONLY_WITH_INVALIDATE,
-			MROCE_OP_RC_SEND_FIRST, MROCE_OP_RC_SEND_MIDDLE,
-			MROCE_OP_RC_SEND_LAST_WITH_INVALIDATE },
-		[IB_WR_RDMA_WRITE] = {
-			MROCE_OP_RC_RDMA_WRITE_ONLY,
-			MROCE_OP_RC_RDMA_WRITE_FIRST,
-			MROCE_OP_RC_RDMA_WRITE_MIDDLE,
-			MROCE_OP_RC_RDMA_WRITE_LAST },
-		[IB_WR_RDMA_WRITE_WITH_IMM] = {
-			MROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE,
-			MROCE_OP_RC_RDMA_WRITE_FIRST,
-			MROCE_OP_RC_RDMA_WRITE_MIDDLE,
-			MROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE },
+		[IB_WR_SEND] = MROCE_REQ_OPS(SEND_FIRST, SEND_MIDDLE,
+					     SEND_LAST, SEND_ONLY),
+		[IB_WR_SEND_WITH_IMM] =
+			MROCE_REQ_OPS(SEND_FIRST, SEND_MIDDLE,
+				      SEND_LAST_WITH_IMMEDIATE,
+				      SEND_ONLY_WITH_IMMEDIATE),
+		[IB_WR_SEND_WITH_INV] =
+			MROCE_REQ_OPS(SEND_FIRST, SEND_MIDDLE,
+				      SEND_LAST_WITH_INVALIDATE,
+				      SEND_ONLY_WITH_INVALIDATE),
+		[IB_WR_RDMA_WRITE] =
+			MROCE_REQ_OPS(RDMA_WRITE_FIRST, RDMA_WRITE_MIDDLE,
+				      RDMA_WRITE_LAST, RDMA_WRITE_ONLY),
+		[IB_WR_RDMA_WRITE_WITH_IMM] =
+			MROCE_REQ_OPS(RDMA_WRITE_FIRST, RDMA_WRITE_MIDDLE,
+				      RDMA_WRITE_LAST_WITH_IMMEDIATE,
+				      RDMA_WRITE_ONLY_WITH_IMMEDIATE),
 	};
-	unsigned int pos = first ? (last ? 0 : 1) : (last ? 3 : 2);
+#undef MROCE_REQ_OPS
 
-	return ops[wr][pos];
+	return ops[s->wqe.opcode][mroce_pos(k, s->npsn)];
 }
 
 /* Put the payload of bytes [off, off + len) of @s at @p. */
@@ -302,8 +309,8 @@ static u8 mroce_req_copy_status(int err)
 }
 
 /*
- * The skb of the next packet of RC WQE @s with its @plen payload bytes from
- * dp->req_off attached by reference (mroce_sge_frags()), when that is
+ * The skb of a packet of RC WQE @s with its @plen payload bytes from
+ * @off attached by reference (mroce_sge_frags()), when that is
  * allowed and possible; NULL and *@err otherwise: -EOPNOTSUPP (copy
  * instead), -ENOMEM, or the protection/length error of the SGE list.
  * Only RC: its WQE completes when the ACK shows the peer has the data, so
@@ -313,7 +320,7 @@ static u8 mroce_req_copy_status(int err)
  */
 static struct sk_buff *mroce_req_skb_zcopy(struct mroce_dpqp *dp,
 					   struct mroce_swqe *s, u8 opcode,
-					   u32 plen, int *err)
+					   u32 off, u32 plen, int *err)
 {
 	struct sk_buff *skb;
 
@@ -328,7 +335,7 @@ static struct sk_buff *mroce_req_skb_zcopy(struct mroce_dpqp *dp,
 		return NULL;
 	}
 	*err = mroce_sge_frags(dp, mroce_swqe_sges(s), s->wqe.num_sge,
-			       dp->req_off, skb, plen);
+			       off, skb, plen);
 	if (!*err)
 		*err = mroce_tx_trailer(skb, plen);
 	if (*err) {
@@ -340,21 +347,21 @@ static struct sk_buff *mroce_req_skb_zcopy(struct mroce_dpqp *dp,
 }
 
 /*
- * The skb of the next packet of connected-QP WQE @s: @plen payload bytes
- * from dp->req_off.  A local protection or length error completes the WQE
+ * The skb of a packet of connected-QP WQE @s: @plen payload bytes from
+ * @off.  A local protection or length error completes the WQE
  * in error (a receiver that saw the message start gets no LAST and drops
  * it).  Returns the skb, ERR_PTR(-ENOMEM) to retry in a later run, or
  * ERR_PTR(-EAGAIN) when the WQE failed.
  */
 static struct sk_buff *mroce_req_skb(struct mroce_dpqp *dp,
 				     struct mroce_swqe *s, bool start,
-				     u8 opcode, u32 plen)
+				     u8 opcode, u32 off, u32 plen)
 {
 	struct sk_buff *skb;
 	u8 *payload;
 	int err;
 
-	skb = mroce_req_skb_zcopy(dp, s, opcode, plen, &err);
+	skb = mroce_req_skb_zcopy(dp, s, opcode, off, plen, &err);
 	if (skb)
 		return skb;
 	if (err == -ENOMEM)
@@ -365,7 +372,7 @@ static struct sk_buff *mroce_req_skb(struct mroce_dpqp *dp,
 			     GFP_ATOMIC);
 	if (!skb)
 		return ERR_PTR(-ENOMEM);
-	err = mroce_req_gather(dp, s, dp->req_off, payload, plen);
+	err = mroce_req_gather(dp, s, off, payload, plen);
 	if (!err)
 		return skb;
 	kfree_skb(skb);
@@ -381,75 +388,113 @@ fail:
 }
 
 /*
- * Send the next packet of RC WQE @s.  0, -EBUSY when the window or an RNR
- * wait holds it, -EAGAIN when it failed, -ENOMEM without an skb.
+ * The headers of packet @k of connected-QP WQE @s (for a READ, a request
+ * for its responses from packet @k on, IBTA 9.7.4.1.4 o9-30): everything
+ * but the BTH's PSN and AckReq (RC opcodes: UC changes the transport).
+ * Sets *@off and *@plen to the payload's offset in the message and its
+ * length, and returns the PSNs the packet takes.
+ */
+static u32 mroce_req_build(struct mroce_dpqp *dp, struct mroce_swqe *s,
+			   u32 k, struct mroce_hdr *h, u32 *off, u32 *plen)
+{
+	const struct metaroce_send_wqe *w = &s->wqe;
+	bool last;
+
+	*off = 0;
+	*plen = 0;
+	switch (w->opcode) {
+	case IB_WR_RDMA_READ:
+		*off = k * dp->pmtu;
+		h->bth.opcode = MROCE_OP_RC_RDMA_READ_REQUEST;
+		h->reth.va = w->wr.rdma.remote_addr + *off;
+		h->reth.rkey = w->wr.rdma.rkey;
+		h->reth.len = s->length - *off;
+		s->rd_base = k;
+		return mroce_read_npsn(s->length - *off, dp->pmtu);
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		h->bth.opcode = w->opcode == IB_WR_ATOMIC_CMP_AND_SWP ?
+				MROCE_OP_RC_COMPARE_SWAP : MROCE_OP_RC_FETCH_ADD;
+		h->atmeth.va = w->wr.atomic.remote_addr;
+		h->atmeth.rkey = w->wr.atomic.rkey;
+		if (w->opcode == IB_WR_ATOMIC_CMP_AND_SWP) {
+			h->atmeth.swap_add = w->wr.atomic.swap;
+			h->atmeth.compare = w->wr.atomic.compare_add;
+		} else {
+			h->atmeth.swap_add = w->wr.atomic.compare_add;
+		}
+		return 1;
+	}
+	*off = k * dp->pmtu;
+	*plen = min(dp->pmtu, s->length - *off);
+	last = *off + *plen == s->length;
+	h->bth.opcode = mroce_req_opcode(s, k);
+	if (!k && (w->opcode == IB_WR_RDMA_WRITE ||
+		      w->opcode == IB_WR_RDMA_WRITE_WITH_IMM)) {
+		h->reth.va = w->wr.rdma.remote_addr;
+		h->reth.rkey = w->wr.rdma.rkey;
+		h->reth.len = s->length;
+	}
+	if (w->opcode == IB_WR_SEND_WITH_INV)
+		h->ieth_rkey = w->ex;
+	else
+		h->imm = be32_to_cpu((__force __be32)w->ex);
+	h->bth.se = last && (w->send_flags & IB_SEND_SOLICITED);
+	return 1;
+}
+
+/*
+ * Fill in the BTH of the packet of RC WQE @s at @psn, whose payload is
+ * [@off, @off + @plen) of the message, and put it on the wire.
+ */
+static void mroce_req_xmit_rc(struct mroce_dpqp *dp, struct mroce_swqe *s,
+			      struct mroce_hdr *h, u32 psn, u32 off, u32 plen,
+			      struct sk_buff *skb)
+{
+	bool ackreq;
+
+	/*
+	 * Ask for an ACK at the end of each message and regularly inside
+	 * long ones, so the responder can coalesce the rest (IBTA 9.7.4.1.x).
+	 */
+	ackreq = s->rd_atomic || off + plen == s->length ||
+		 ++dp->pkts_noack >= MROCE_REQ_ACKREQ_EVERY ||
+		 mroce_reqwin_inflight(&dp->win) + MROCE_REQ_ACKREQ_EVERY >=
+		 dp->win.wnd;
+	if (ackreq)
+		dp->pkts_noack = 0;
+	h->bth.ackreq = ackreq;
+	h->bth.psn = psn;
+	h->bth.dqpn = dp->dqpn;
+	h->bth.pkey = IB_DEFAULT_PKEY_FULL;
+	h->bth.pad = mroce_padcnt(plen);
+	mroce_dp_xmit(dp, h, skb);
+}
+
+/*
+ * Send the next new packet of RC WQE @s.  0, -EBUSY when the window, lost
+ * packets or an RNR wait hold it, -EAGAIN when it failed, -ENOMEM without
+ * an skb.
  */
 static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 {
-	const struct metaroce_send_wqe *w = &s->wqe;
 	bool start = dp->req_idx == dp->req_max;
-	struct mroce_hdr h = {};
 	u64 now = mroce_dp_now(dp);
-	bool first, last, ackreq;
-	u32 npsn = 1, plen = 0;
+	struct mroce_hdr h = {};
+	u32 npsn, off, plen, psn;
 	struct sk_buff *skb;
-	u32 psn;
 
 	if (s->status)
 		return -EAGAIN;
-	switch (w->opcode) {
-	case IB_WR_RDMA_READ:
-		/* A resent READ asks only for what is missing (o9-30). */
-		npsn = mroce_read_npsn(s->length - dp->req_off, dp->pmtu);
-		h.bth.opcode = MROCE_OP_RC_RDMA_READ_REQUEST;
-		h.reth.va = w->wr.rdma.remote_addr + dp->req_off;
-		h.reth.rkey = w->wr.rdma.rkey;
-		h.reth.len = s->length - dp->req_off;
-		s->rd_base = dp->req_off / dp->pmtu;
-		first = true;
-		last = true;
-		break;
-	case IB_WR_ATOMIC_CMP_AND_SWP:
-	case IB_WR_ATOMIC_FETCH_AND_ADD:
-		h.bth.opcode = w->opcode == IB_WR_ATOMIC_CMP_AND_SWP ?
-			       MROCE_OP_RC_COMPARE_SWAP : MROCE_OP_RC_FETCH_ADD;
-		h.atmeth.va = w->wr.atomic.remote_addr;
-		h.atmeth.rkey = w->wr.atomic.rkey;
-		if (w->opcode == IB_WR_ATOMIC_CMP_AND_SWP) {
-			h.atmeth.swap_add = w->wr.atomic.swap;
-			h.atmeth.compare = w->wr.atomic.compare_add;
-		} else {
-			h.atmeth.swap_add = w->wr.atomic.compare_add;
-		}
-		first = true;
-		last = true;
-		break;
-	default:
-		plen = min(dp->pmtu, s->length - dp->req_off);
-		first = !dp->req_off;
-		last = dp->req_off + plen == s->length;
-		h.bth.opcode = mroce_req_opcode(w->opcode, first, last);
-		if (first && (w->opcode == IB_WR_RDMA_WRITE ||
-			      w->opcode == IB_WR_RDMA_WRITE_WITH_IMM)) {
-			h.reth.va = w->wr.rdma.remote_addr;
-			h.reth.rkey = w->wr.rdma.rkey;
-			h.reth.len = s->length;
-		}
-		if (w->opcode == IB_WR_SEND_WITH_INV)
-			h.ieth_rkey = w->ex;
-		else
-			h.imm = be32_to_cpu((__force __be32)w->ex);
-		h.bth.se = last && (w->send_flags & IB_SEND_SOLICITED);
-		break;
-	}
+	npsn = mroce_req_build(dp, s, dp->req_off / dp->pmtu, &h, &off, &plen);
 	if (!mroce_reqwin_can_send(&dp->win, npsn, now))
 		return -EBUSY;
 
-	skb = mroce_req_skb(dp, s, start, h.bth.opcode, plen);
+	skb = mroce_req_skb(dp, s, start, h.bth.opcode, off, plen);
 	if (IS_ERR(skb))
 		return PTR_ERR(skb);
 
-	mroce_reqwin_sent(&dp->win, npsn, now, &psn);
+	mroce_reqwin_sent(&dp->win, npsn, now, dp->req_idx, &psn);
 	if (start) {
 		s->first_psn = psn;
 		s->started = true;
@@ -457,29 +502,49 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 		if (s->rd_atomic)
 			dp->rd_atomic++;
 	}
-	/*
-	 * Ask for an ACK at the end of each message and regularly inside
-	 * long ones, so the responder can coalesce the rest (IBTA 9.7.4.1.x).
-	 */
-	ackreq = last || ++dp->pkts_noack >= MROCE_REQ_ACKREQ_EVERY ||
-		 mroce_reqwin_inflight(&dp->win) + MROCE_REQ_ACKREQ_EVERY >=
-		 dp->win.wnd;
-	if (ackreq)
-		dp->pkts_noack = 0;
-	h.bth.ackreq = ackreq;
-	h.bth.psn = psn;
-	h.bth.dqpn = dp->dqpn;
-	h.bth.pkey = IB_DEFAULT_PKEY_FULL;
-	h.bth.pad = mroce_padcnt(plen);
-	mroce_dp_xmit(dp, &h, skb);
+	mroce_req_xmit_rc(dp, s, &h, psn, off, plen, skb);
 
-	if (last) {
+	if (s->rd_atomic || off + plen == s->length) {
 		dp->req_idx++;
 		dp->req_off = 0;
 	} else {
-		dp->req_off += plen;
+		dp->req_off = off + plen;
 	}
 	return 0;
+}
+
+/*
+ * Send again the first packet the window says is lost.  1 when one went
+ * out, 0 when nothing is lost, -EBUSY during an RNR wait, -EAGAIN when its
+ * WQE failed, -ENOMEM without an skb.
+ */
+static int mroce_req_resend_rc(struct mroce_dpqp *dp)
+{
+	u64 now = mroce_dp_now(dp);
+	struct mroce_hdr h = {};
+	u32 psn, idx, npsn, off, plen;
+	struct mroce_swqe *s;
+	struct sk_buff *skb;
+
+	if (!mroce_reqwin_lost(&dp->win))
+		return 0;
+	if (!mroce_reqwin_resend(&dp->win, now, &psn, &idx))
+		return mroce_reqwin_lost(&dp->win) ? -EBUSY : 0;
+	s = mroce_swqe(dp, idx);
+	if (s->status)
+		return -EAGAIN;
+	npsn = mroce_req_build(dp, s, mroce_psn_dist(s->first_psn, psn), &h,
+			       &off, &plen);
+	skb = mroce_req_skb(dp, s, false, h.bth.opcode, off, plen);
+	if (IS_ERR(skb))
+		return PTR_ERR(skb);
+	if (WARN_ON_ONCE(mroce_reqwin_resent(&dp->win, psn, npsn, now))) {
+		kfree_skb(skb);
+		mroce_task_fatal(dp);
+		return -EAGAIN;
+	}
+	mroce_req_xmit_rc(dp, s, &h, psn, off, plen, skb);
+	return 1;
 }
 
 /*
@@ -489,30 +554,19 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
  */
 static int mroce_req_send_uc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 {
-	const struct metaroce_send_wqe *w = &s->wqe;
 	bool start = dp->req_idx == dp->req_max;
 	struct mroce_hdr h = {};
 	struct sk_buff *skb;
-	bool first, last;
-	u32 plen;
+	u32 off, plen;
+	bool last;
 
-	plen = min(dp->pmtu, s->length - dp->req_off);
-	first = !dp->req_off;
-	last = dp->req_off + plen == s->length;
+	/* A UC WQE is a SEND or WRITE (mroce_req_validate()). */
+	mroce_req_build(dp, s, dp->req_off / dp->pmtu, &h, &off, &plen);
+	last = off + plen == s->length;
 	/* IBTA 9.2 Table 35: UC opcodes are RC's with the UC transport bits. */
-	h.bth.opcode = MROCE_OPT_UC |
-		       (mroce_req_opcode(w->opcode, first, last) &
-			~MROCE_OPT_MASK);
-	if (first && (w->opcode == IB_WR_RDMA_WRITE ||
-		      w->opcode == IB_WR_RDMA_WRITE_WITH_IMM)) {
-		h.reth.va = w->wr.rdma.remote_addr;
-		h.reth.rkey = w->wr.rdma.rkey;
-		h.reth.len = s->length;
-	}
-	h.imm = be32_to_cpu((__force __be32)w->ex);
-	h.bth.se = last && (w->send_flags & IB_SEND_SOLICITED);
+	h.bth.opcode = MROCE_OPT_UC | (h.bth.opcode & ~MROCE_OPT_MASK);
 
-	skb = mroce_req_skb(dp, s, start, h.bth.opcode, plen);
+	skb = mroce_req_skb(dp, s, start, h.bth.opcode, off, plen);
 	if (IS_ERR(skb))
 		return PTR_ERR(skb);
 	if (start) {
@@ -528,7 +582,7 @@ static int mroce_req_send_uc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	mroce_dp_xmit(dp, &h, skb);
 
 	if (!last) {
-		dp->req_off += plen;
+		dp->req_off = off + plen;
 		return 0;
 	}
 	dp->req_idx++;
@@ -604,78 +658,33 @@ static int mroce_req_send_ud(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	return 0;
 }
 
-/*
- * Point the requester at @psn: the WQE that holds it and the byte offset of
- * that packet.  READs after it will receive all their responses again.
- */
-static void mroce_req_seek(struct mroce_dpqp *dp, u32 psn)
-{
-	bool found = false;
-	u32 idx;
-
-	for (idx = dp->comp_idx; idx != dp->req_max; idx++) {
-		struct mroce_swqe *s = mroce_swqe(dp, idx);
-		bool read = s->wqe.opcode == IB_WR_RDMA_READ;
-		u32 k;
-
-		if (!s->started || !s->npsn)
-			continue;
-		if (found) {
-			if (read) {
-				s->rd_done = 0;
-				s->done = false;
-			}
-			continue;
-		}
-		if (!mroce_psn_in_window(psn, s->first_psn, s->npsn))
-			continue;
-		k = mroce_psn_dist(s->first_psn, psn);
-		dp->req_idx = idx;
-		dp->req_off = s->rd_atomic && !read ? 0 : k * dp->pmtu;
-		if (read) {
-			s->rd_done = k;
-			s->done = false;
-		}
-		found = true;
-	}
-	if (!found) {
-		dp->req_idx = dp->req_max;
-		dp->req_off = 0;
-	}
-	dp->pkts_noack = 0;
-}
-
-/*
- * The window's next PSN moves on its own when an ACK covers PSNs that are
- * waiting to be resent: follow it, so every packet goes out with the PSN
- * it had the first time.
- */
-static void mroce_req_sync(struct mroce_dpqp *dp)
-{
-	struct mroce_swqe *s;
-	u32 psn;
-
-	if (dp->req_idx == dp->req_max)
-		return;
-	s = mroce_swqe(dp, dp->req_idx);
-	psn = mroce_psn_add(s->first_psn, dp->req_off / dp->pmtu);
-	if (psn != dp->win.nxt)
-		mroce_req_seek(dp, dp->win.nxt);
-}
-
 /**
- * mroce_req_rewind() - go back N: resend from @psn (IBTA 9.7.5.2.1)
+ * mroce_req_lost() - the window lost every PSN from @psn on (go back N)
  * @dp: the QP's data path
  * @psn: first PSN to send again
  *
- * Every WQE from the one holding @psn on is sent again with the PSNs it
- * had; READs after it will receive all their responses again.
+ * The lost packets go out again with the PSNs they had, from their WQEs
+ * (mroce_req_resend_rc()).  A READ among them receives its responses again
+ * from the lost PSN, the READs after it all of them.
  */
-void mroce_req_rewind(struct mroce_dpqp *dp, u32 psn)
+void mroce_req_lost(struct mroce_dpqp *dp, u32 psn)
 {
+	u32 idx;
+
 	lockdep_assert_held(&dp->run_lock);
-	mroce_req_seek(dp, psn);
 	mroce_count(dp->mdev, MROCE_CNT_RETRIES);
+	dp->pkts_noack = 0;
+	if (!mroce_reqwin_find(&dp->win, psn, &idx))
+		return;
+	for (; idx != dp->req_max; idx++) {
+		struct mroce_swqe *s = mroce_swqe(dp, idx);
+
+		if (!s->started || s->wqe.opcode != IB_WR_RDMA_READ)
+			continue;
+		s->rd_done = mroce_psn_in_window(psn, s->first_psn, s->npsn) ?
+			     mroce_psn_dist(s->first_psn, psn) : 0;
+		s->done = false;
+	}
 }
 
 /*
@@ -687,7 +696,7 @@ bool mroce_req_pending(struct mroce_dpqp *dp)
 	struct metaroce_ring *hdr = dp->qp->sq.hdr;
 
 	lockdep_assert_held(&dp->run_lock);
-	return dp->req_idx != dp->req_max ||
+	return dp->req_idx != dp->req_max || mroce_reqwin_lost(&dp->win) ||
 	       smp_load_acquire(&hdr->producer) != dp->req_max ||
 	       (dp->qp->is_user &&
 		(READ_ONCE(hdr->flags) & METAROCE_RING_F_KBUSY));
@@ -740,11 +749,11 @@ void mroce_req_stop(struct mroce_dpqp *dp)
 
 /*
  * Has the requester sent everything it was given: no WQE started and not
- * fully sent (nor rewound for a resend), none posted and not fetched?
+ * fully sent, no packet lost and not resent, none posted and not fetched?
  */
 static bool mroce_req_drained(struct mroce_dpqp *dp)
 {
-	return dp->req_idx == dp->req_max &&
+	return dp->req_idx == dp->req_max && !mroce_reqwin_lost(&dp->win) &&
 	       smp_load_acquire(&dp->qp->sq.hdr->producer) == dp->req_max;
 }
 
@@ -825,8 +834,20 @@ static bool mroce_req_loop(struct mroce_dpqp *dp, int *budget, bool sqd)
 	while (*budget > 0 && !dp->error) {
 		struct mroce_swqe *s;
 
-		if (mroce_qp_is_rc(qp))
-			mroce_req_sync(dp);
+		if (mroce_qp_is_rc(qp)) {
+			/* Lost packets go before anything new. */
+			err = mroce_req_resend_rc(dp);
+			if (err > 0) {
+				(*budget)--;
+				continue;
+			}
+			if (err == -ENOMEM) {
+				*budget = 0;
+				break;
+			}
+			if (err)
+				return err == -EBUSY;
+		}
 		s = mroce_swqe(dp, dp->req_idx);
 
 		if (dp->req_idx == dp->req_max) {

@@ -83,7 +83,7 @@ static void mroce_resp_post_rcqe(struct mroce_dpqp *dp,
 	cqe->qp_num = qp->ibqp.qp_num;
 	cqe->port_num = 1;
 	dp->msg.have_rwqe = false;
-	mroce_cqe_post(to_mcq(qp->ibqp.recv_cq), cqe, solicited);
+	mroce_cq_post(to_mcq(qp->ibqp.recv_cq), cqe, solicited);
 }
 
 static void mroce_resp_recv_done(struct mroce_dpqp *dp, u8 status, u8 opcode,
@@ -182,13 +182,13 @@ static struct metaroce_sge *mroce_rwqe_sges(struct mroce_dpqp *dp)
 }
 
 /*
- * Send an ACK-type packet (ACK, NAK, atomic ACK) on the connection.
- * Returns -ENOMEM when no skb could be had: for a NAK or an atomic ACK the
- * requester's timer recovers, as from a lost packet; a plain ACK stays
- * pending (mroce_resp_flush_acks()).
+ * Send a packet with an AETH on the connection: ACK, NAK, RNR NAK or
+ * atomic ACK.  Returns -ENOMEM when no skb could be had: for a NAK or an
+ * atomic ACK the requester's timer recovers, as from a lost packet; a plain
+ * ACK stays pending (mroce_resp_flush_acks()).
  */
-static int mroce_resp_send(struct mroce_dpqp *dp, u8 opcode, u8 syndrome,
-			   u32 psn, u32 msn, u64 orig)
+static int mroce_resp_send_aeth(struct mroce_dpqp *dp, u8 opcode,
+				u8 syndrome, u32 psn, u32 msn, u64 orig)
 {
 	struct mroce_hdr h = {};
 	struct sk_buff *skb;
@@ -219,9 +219,9 @@ bool mroce_resp_flush_acks(struct mroce_dpqp *dp)
 	lockdep_assert_held(&dp->run_lock);
 	if (!dp->ack_pending)
 		return false;
-	dp->ack_pending = mroce_resp_send(dp, MROCE_OP_RC_ACKNOWLEDGE,
-		mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID),
-		mroce_respwin_ack_psn(&dp->rwin), dp->rwin.msn, 0) != 0;
+	dp->ack_pending = mroce_resp_send_aeth(dp, MROCE_OP_RC_ACKNOWLEDGE,
+			mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID),
+			mroce_respwin_ack_psn(&dp->rwin), dp->rwin.msn, 0) != 0;
 	return dp->ack_pending;
 }
 
@@ -229,8 +229,9 @@ static void mroce_resp_nak(struct mroce_dpqp *dp, u8 code, u32 psn)
 {
 	mroce_resp_flush_acks(dp);
 	mroce_count(dp->mdev, MROCE_CNT_TX_NAKS);
-	mroce_resp_send(dp, MROCE_OP_RC_ACKNOWLEDGE,
-			mroce_aeth_nak_syndrome(code), psn, dp->rwin.msn, 0);
+	mroce_resp_send_aeth(dp, MROCE_OP_RC_ACKNOWLEDGE,
+			     mroce_aeth_nak_syndrome(code), psn, dp->rwin.msn,
+			     0);
 }
 
 /*
@@ -243,9 +244,9 @@ static void mroce_resp_rnr(struct mroce_dpqp *dp, u32 psn)
 	mroce_resp_flush_acks(dp);
 	mroce_count(dp->mdev, MROCE_CNT_TX_RNR_NAKS);
 	dp->rwin.nak_sent = true;
-	mroce_resp_send(dp, MROCE_OP_RC_ACKNOWLEDGE,
-			mroce_aeth_rnr_syndrome(dp->qp->attr.min_rnr_timer),
-			psn, dp->rwin.msn, 0);
+	mroce_resp_send_aeth(dp, MROCE_OP_RC_ACKNOWLEDGE,
+		mroce_aeth_rnr_syndrome(dp->qp->attr.min_rnr_timer),
+		psn, dp->rwin.msn, 0);
 }
 
 /*
@@ -292,13 +293,14 @@ static void mroce_resp_read_reply(struct mroce_dpqp *dp, u32 rkey, u64 va,
 
 static u8 mroce_resp_read_opcode(u32 i, u32 n)
 {
-	if (n == 1)
-		return MROCE_OP_RC_RDMA_READ_RESPONSE_ONLY;
-	if (!i)
-		return MROCE_OP_RC_RDMA_READ_RESPONSE_FIRST;
-	if (i == n - 1)
-		return MROCE_OP_RC_RDMA_READ_RESPONSE_LAST;
-	return MROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE;
+	static const u8 ops[] = {
+		[MROCE_POS_FIRST] = MROCE_OP_RC_RDMA_READ_RESPONSE_FIRST,
+		[MROCE_POS_MIDDLE] = MROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE,
+		[MROCE_POS_LAST] = MROCE_OP_RC_RDMA_READ_RESPONSE_LAST,
+		[MROCE_POS_ONLY] = MROCE_OP_RC_RDMA_READ_RESPONSE_ONLY,
+	};
+
+	return ops[mroce_pos(i, n)];
 }
 
 /*
@@ -480,12 +482,20 @@ static void mroce_resp_atomic(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	res = mroce_respwin_accept(&dp->rwin, &pkt->hdr, dp->pmtu);
 	if (res)
 		res->orig = orig;
-	mroce_resp_send(dp, MROCE_OP_RC_ATOMIC_ACKNOWLEDGE,
-			mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID),
-			pkt->hdr.bth.psn, dp->rwin.msn, orig);
+	mroce_resp_send_aeth(dp, MROCE_OP_RC_ATOMIC_ACKNOWLEDGE,
+		mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID),
+		pkt->hdr.bth.psn, dp->rwin.msn, orig);
 }
 
-static void mroce_resp_write(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+/*
+ * An RDMA WRITE packet of an RC or UC message: a FIRST or ONLY packet
+ * checks its RETH (the QP and the R_Key grant writing the whole range) and
+ * starts the message; every packet must fit in what the RETH announced and
+ * the last must fill it (IBTA 9.7.4.1.5, C9-90).  0, -EACCES (no access)
+ * or -EINVAL (wrong length).
+ */
+static int mroce_resp_write_check(struct mroce_dpqp *dp,
+				  const struct mroce_rxpkt *pkt)
 {
 	const struct mroce_hdr *h = &pkt->hdr;
 	u32 flags = pkt->lo.op->flags, plen = pkt->lo.pay_len;
@@ -494,35 +504,77 @@ static void mroce_resp_write(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	if (flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY)) {
 		if (!(dp->qp->attr.qp_access_flags & IB_ACCESS_REMOTE_WRITE) ||
 		    mroce_rkey_check(dp, h->reth.rkey, h->reth.va, h->reth.len,
-				     IB_ACCESS_REMOTE_WRITE)) {
-			mroce_resp_fatal(dp, pkt,
-					 MROCE_NAK_REMOTE_ACCESS_ERROR,
-					 IB_WC_REM_ACCESS_ERR);
-			return;
-		}
+				     IB_ACCESS_REMOTE_WRITE))
+			return -EACCES;
 		m->wr_va = h->reth.va;
 		m->wr_rkey = h->reth.rkey;
 		m->wr_left = h->reth.len;
 		m->wr_len = h->reth.len;
 	}
-	/* IBTA 9.7.4.1.5 (C9-90): the packets must add up to the RETH length. */
 	if (plen > m->wr_left ||
-	    ((flags & (MROCE_OPF_LAST | MROCE_OPF_ONLY)) && plen != m->wr_left)) {
-		mroce_resp_fatal(dp, pkt, MROCE_NAK_INVALID_REQUEST,
-				 IB_WC_REM_INV_REQ_ERR);
+	    ((flags & (MROCE_OPF_LAST | MROCE_OPF_ONLY)) && plen != m->wr_left))
+		return -EINVAL;
+	return 0;
+}
+
+/* Place a checked WRITE packet's payload where the message is; 0 or -EACCES. */
+static int mroce_resp_write_place(struct mroce_dpqp *dp,
+				  struct mroce_rxpkt *pkt)
+{
+	struct mroce_resp_msg *m = &dp->msg;
+	u32 plen = pkt->lo.pay_len;
+
+	if (mroce_rkey_place(dp, m->wr_rkey, m->wr_va, pkt, plen,
+			     IB_ACCESS_REMOTE_WRITE))
+		return -EACCES;
+	m->wr_va += plen;
+	m->wr_left -= plen;
+	return 0;
+}
+
+/*
+ * Place a SEND packet's payload in the receive WQE the message fills (RC
+ * and UC).  0, or mroce_sge_place()'s error: -EMSGSIZE when the buffers are
+ * too small, another errno for a bad local key.
+ */
+static int mroce_resp_send_place(struct mroce_dpqp *dp,
+				 struct mroce_rxpkt *pkt)
+{
+	int err;
+
+	err = mroce_sge_place(dp, mroce_rwqe_sges(dp), dp->rwqe->num_sge,
+			      dp->msg.rcv_off, pkt, pkt->lo.pay_len);
+	if (!err)
+		dp->msg.rcv_off += pkt->lo.pay_len;
+	return err;
+}
+
+static void mroce_resp_write(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+{
+	const struct mroce_hdr *h = &pkt->hdr;
+	u32 flags = pkt->lo.op->flags;
+	struct mroce_resp_msg *m = &dp->msg;
+	int err;
+
+	err = mroce_resp_write_check(dp, pkt);
+	if (err) {
+		if (err == -EACCES)
+			mroce_resp_fatal(dp, pkt,
+					 MROCE_NAK_REMOTE_ACCESS_ERROR,
+					 IB_WC_REM_ACCESS_ERR);
+		else
+			mroce_resp_fatal(dp, pkt, MROCE_NAK_INVALID_REQUEST,
+					 IB_WC_REM_INV_REQ_ERR);
 		return;
 	}
 	if ((flags & MROCE_OPF_IMM) && !m->have_rwqe &&
 	    !mroce_resp_need_rwqe(dp, pkt))
 		return;
-	if (mroce_rkey_place(dp, m->wr_rkey, m->wr_va, pkt, plen,
-			     IB_ACCESS_REMOTE_WRITE)) {
+	if (mroce_resp_write_place(dp, pkt)) {
 		mroce_resp_fatal(dp, pkt, MROCE_NAK_REMOTE_ACCESS_ERROR,
 				 IB_WC_REM_ACCESS_ERR);
 		return;
 	}
-	m->wr_va += plen;
-	m->wr_left -= plen;
 	mroce_respwin_accept(&dp->rwin, h, dp->pmtu);
 	if (flags & MROCE_OPF_IMM)
 		mroce_resp_recv_done(dp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM,
@@ -534,7 +586,7 @@ static void mroce_resp_write(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 static void mroce_resp_sendop(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 {
 	const struct mroce_hdr *h = &pkt->hdr;
-	u32 flags = pkt->lo.op->flags, plen = pkt->lo.pay_len;
+	u32 flags = pkt->lo.op->flags;
 	struct mroce_resp_msg *m = &dp->msg;
 	u32 wc_flags = 0, ex = 0;
 	int err;
@@ -547,8 +599,7 @@ static void mroce_resp_sendop(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 				 IB_WC_REM_INV_REQ_ERR);
 		return;
 	}
-	err = mroce_sge_place(dp, mroce_rwqe_sges(dp), dp->rwqe->num_sge,
-			      m->rcv_off, pkt, plen);
+	err = mroce_resp_send_place(dp, pkt);
 	if (err) {
 		/* IBTA 9.7.5.2.2 / 9.7.5.2.4: too long, or a bad local key. */
 		if (err == -EMSGSIZE)
@@ -566,7 +617,6 @@ static void mroce_resp_sendop(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 				 IB_WC_REM_INV_REQ_ERR);
 		return;
 	}
-	m->rcv_off += plen;
 	mroce_respwin_accept(&dp->rwin, h, dp->pmtu);
 	if (!(flags & (MROCE_OPF_LAST | MROCE_OPF_ONLY)))
 		return;
@@ -643,9 +693,9 @@ static void mroce_resp_dup(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	}
 	/* An atomic is never executed twice: replay its result. */
 	if (res->kind == MROCE_RES_ATOMIC && res->first_psn == h->bth.psn)
-		mroce_resp_send(dp, MROCE_OP_RC_ATOMIC_ACKNOWLEDGE,
-				mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID),
-				h->bth.psn, res->msn, res->orig);
+		mroce_resp_send_aeth(dp, MROCE_OP_RC_ATOMIC_ACKNOWLEDGE,
+			mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID),
+			h->bth.psn, res->msn, res->orig);
 }
 
 /*
@@ -731,12 +781,10 @@ static bool mroce_resp_uc_send(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 		mroce_resp_uc_drop(dp, MROCE_CNT_RX_DROP_NO_RECV);
 		return false;
 	}
-	if (mroce_sge_place(dp, mroce_rwqe_sges(dp), dp->rwqe->num_sge,
-			    m->rcv_off, pkt, pkt->lo.pay_len)) {
+	if (mroce_resp_send_place(dp, pkt)) {
 		mroce_resp_uc_drop(dp, MROCE_CNT_RX_DROP_MALFORMED);
 		return false;
 	}
-	m->rcv_off += pkt->lo.pay_len;
 	return true;
 }
 
@@ -744,38 +792,19 @@ static bool mroce_resp_uc_send(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 static bool mroce_resp_uc_write(struct mroce_dpqp *dp,
 				struct mroce_rxpkt *pkt)
 {
-	const struct mroce_hdr *h = &pkt->hdr;
 	struct mroce_resp_msg *m = &dp->msg;
-	u32 flags = pkt->lo.op->flags, plen = pkt->lo.pay_len;
 
-	if (flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY)) {
-		if (!(dp->qp->attr.qp_access_flags & IB_ACCESS_REMOTE_WRITE) ||
-		    mroce_rkey_check(dp, h->reth.rkey, h->reth.va, h->reth.len,
-				     IB_ACCESS_REMOTE_WRITE))
-			goto drop;
-		m->wr_va = h->reth.va;
-		m->wr_rkey = h->reth.rkey;
-		m->wr_left = h->reth.len;
-		m->wr_len = h->reth.len;
+	if (mroce_resp_write_check(dp, pkt) || mroce_resp_write_place(dp, pkt)) {
+		mroce_resp_uc_drop(dp, MROCE_CNT_RX_DROP_MALFORMED);
+		return false;
 	}
-	if (plen > m->wr_left ||
-	    ((flags & (MROCE_OPF_LAST | MROCE_OPF_ONLY)) && plen != m->wr_left))
-		goto drop;
-	if (mroce_rkey_place(dp, m->wr_rkey, m->wr_va, pkt, plen,
-			     IB_ACCESS_REMOTE_WRITE))
-		goto drop;
-	m->wr_va += plen;
-	m->wr_left -= plen;
 	/* The data is placed; with immediate it also needs a receive WQE. */
-	if ((flags & MROCE_OPF_IMM) && !m->have_rwqe &&
+	if ((pkt->lo.op->flags & MROCE_OPF_IMM) && !m->have_rwqe &&
 	    mroce_resp_take_rwqe(dp)) {
 		mroce_resp_uc_drop(dp, MROCE_CNT_RX_DROP_NO_RECV);
 		return false;
 	}
 	return true;
-drop:
-	mroce_resp_uc_drop(dp, MROCE_CNT_RX_DROP_MALFORMED);
-	return false;
 }
 
 /**

@@ -22,7 +22,7 @@
 #include "mroce_dp.h"
 
 struct mroce_res_qp {
-	u32 sq_una, sq_nxt, sq_max, sq_wnd;
+	u32 sq_una, sq_nxt, sq_max, sq_wnd, sq_lost;
 	u32 req_idx, req_max, comp_idx, rd_atomic;
 	u32 retry_left, rnr_left, rnr_wait, timer_armed, timer_queued;
 	u64 timer_in_us, rnr_in_us;
@@ -44,7 +44,8 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
 
 	spin_lock_bh(&dp->run_lock);
 	r->sq_una = w->una;
-	r->sq_nxt = w->nxt;
+	r->sq_nxt = mroce_reqwin_next_psn(w);
+	r->sq_lost = mroce_reqwin_lost(w);
 	r->sq_max = w->max;
 	r->sq_wnd = w->wnd;
 	r->retry_left = w->retry_left;
@@ -89,6 +90,7 @@ static int mroce_res_qp_put(struct sk_buff *msg, const struct mroce_res_qp *r,
 	    rdma_nl_put_driver_u32_hex(msg, "sq-nxt", r->sq_nxt) ||
 	    rdma_nl_put_driver_u32_hex(msg, "sq-max", r->sq_max) ||
 	    rdma_nl_put_driver_u32(msg, "sq-wnd", r->sq_wnd) ||
+	    rdma_nl_put_driver_u32(msg, "sq-lost", r->sq_lost) ||
 	    rdma_nl_put_driver_u32(msg, "rd-atomic", r->rd_atomic) ||
 	    rdma_nl_put_driver_u32(msg, "retry-left", r->retry_left) ||
 	    rdma_nl_put_driver_u32(msg, "rnr-left", r->rnr_left) ||

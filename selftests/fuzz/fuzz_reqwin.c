@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * libFuzzer target: the requester window driven by an arbitrary stream of
- * sends, ACKs, NAKs, READ responses and timer expiries.  The PSN pointers
- * must stay ordered (una <= nxt <= max) and in flight never exceeds half
- * the PSN space, whatever the peer sends.
+ * sends, resends, ACKs, NAKs, READ responses, reopenings and timer
+ * expiries.  Whatever the peer sends, in flight never exceeds half the PSN
+ * space, the next PSN to send stays in [una, max], no more units are lost
+ * than PSNs are in flight, and every PSN in flight finds the WQE it was
+ * sent for.
  */
 #include <stdlib.h>
 
@@ -13,14 +15,30 @@
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
+/*
+ * The WQE index the target gave the unit sent at a PSN (modulo the size:
+ * fewer PSNs than that are ever in flight here).
+ */
+#define WQE_OF_SIZE	(1 << 16)
+static u32 wqe_of[WQE_OF_SIZE];
+#define WQE_OF(psn)	wqe_of[(psn) & (WQE_OF_SIZE - 1)]
+
 static void check(const struct mroce_reqwin *w)
 {
-	u32 inflight = mroce_psn_dist(w->una, w->max);
+	u32 inflight = mroce_psn_dist(w->una, w->max), i, wqe;
+	u32 next = mroce_reqwin_next_psn(w);
 
-	if (mroce_psn_dist(w->una, w->nxt) > inflight ||
+	if (mroce_psn_dist(w->una, next) > inflight ||
+	    mroce_reqwin_lost(w) > inflight ||
 	    inflight >= MROCE_PSN_HALF || w->retry_left > w->retry_cnt ||
-	    w->rnr_left > w->rnr_retry || (w->una | w->nxt | w->max) >> 24)
+	    w->rnr_left > w->rnr_retry || (w->una | w->max) >> 24)
 		abort();
+	for (i = 0; i < inflight && i < 2 * MROCE_SB_SLOTS; i++) {
+		u32 p = mroce_psn_add(w->una, i);
+
+		if (!mroce_reqwin_find(w, p, &wqe) || wqe != WQE_OF(p))
+			abort();
+	}
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
@@ -29,8 +47,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	struct mroce_reqwin_res r;
 	struct mroce_reqwin w;
 	u64 now = 0, at;
+	u32 psn, wqe, j, n, first;
 	size_t i;
-	u32 psn;
 
 	if (size < 8)
 		return 0;
@@ -40,6 +58,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	cfg.rnr_retry = data[5] >> 3 & 7;
 	cfg.timeout = data[6] & 31;
 	mroce_reqwin_init(&w, &cfg);
+	first = w.una;
 	check(&w);
 	for (i = 7; i + 3 < size; i += 4) {
 		const u8 *op = data + i;
@@ -49,8 +68,34 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		now += op[3] * 1000ULL;
 		switch (op[0] & 7) {
 		case 0:
+			/* Mostly single PSNs; now and then a wide READ. */
+			n = op[1] & 0x80 ? 1 + op[1] * 2 : 1 + (op[1] & 15);
+			if (!mroce_reqwin_sent(&w, n, now, op[2], &psn))
+				for (j = 0; j < n; j++)
+					WQE_OF(mroce_psn_add(psn, j)) = op[2];
+			break;
 		case 1:
-			mroce_reqwin_sent(&w, 1 + (op[1] & 15), now, &psn);
+			/* Resend what is lost, whole units as the kernel does. */
+			if (mroce_reqwin_resend(&w, now, &psn, &wqe)) {
+				const struct mroce_sb_ent *e =
+					mroce_sb_at(&w.sb, psn);
+
+				if (wqe != WQE_OF(psn))
+					abort();
+				n = mroce_psn_dist(psn, mroce_psn_add(e->head,
+								      e->npsn));
+				if (mroce_reqwin_resent(&w, psn, n, now))
+					abort();
+			}
+			/*
+			 * Take back acknowledged PSNs of this run whose slots
+			 * no later PSN reused, as the kernel does at once.
+			 */
+			if ((op[1] & 1) && op[2] <= mroce_psn_dist(first, w.una) &&
+			    op[2] + mroce_reqwin_inflight(&w) <= MROCE_SB_SLOTS)
+				mroce_reqwin_reopen(&w, mroce_psn_sub(w.una,
+								      op[2]),
+						    now);
 			break;
 		case 2:
 			mroce_reqwin_on_aeth(&w, p, op[0] & 0xe0, now, &r);

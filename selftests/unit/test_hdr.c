@@ -109,6 +109,26 @@ TEST(opcode_table_consistent)
 	EXPECT_EQ(mroce_ext_len(MROCE_NUM_EXT), 0);
 }
 
+/* One position helper for every FIRST/MIDDLE/LAST/ONLY decision. */
+TEST(opcode_positions)
+{
+	const struct mroce_opcode_info *op;
+
+	EXPECT_EQ(mroce_pos(0, 0), MROCE_POS_ONLY);
+	EXPECT_EQ(mroce_pos(0, 1), MROCE_POS_ONLY);
+	EXPECT_EQ(mroce_pos(0, 2), MROCE_POS_FIRST);
+	EXPECT_EQ(mroce_pos(1, 2), MROCE_POS_LAST);
+	EXPECT_EQ(mroce_pos(1, 3), MROCE_POS_MIDDLE);
+	EXPECT_EQ(mroce_pos(2, 3), MROCE_POS_LAST);
+	EXPECT_EQ(mroce_pos_flag(MROCE_POS_FIRST), MROCE_OPF_FIRST);
+	EXPECT_EQ(mroce_pos_flag(MROCE_POS_MIDDLE), MROCE_OPF_MIDDLE);
+	EXPECT_EQ(mroce_pos_flag(MROCE_POS_LAST), MROCE_OPF_LAST);
+	EXPECT_EQ(mroce_pos_flag(MROCE_POS_ONLY), MROCE_OPF_ONLY);
+	/* The middle response of a 3-packet READ, by the table. */
+	op = mroce_opcode_info(MROCE_OP_RC_RDMA_READ_RESPONSE_MIDDLE);
+	EXPECT_TRUE(op->flags & mroce_pos_flag(mroce_pos(1, 3)));
+}
+
 TEST(opcode_known_layouts)
 {
 	/* IBTA 9.3 Table 36-42 spot checks. */

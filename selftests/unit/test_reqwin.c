@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Requester window: sending, ACK/NAK processing, go-back-N, timers.
+ * Requester window: sending, ACK/NAK processing, go-back-N over the
+ * sender scoreboard, timers.
  */
 #include "mroce_core.h"
 #include "mroce_reqwin.h"
@@ -27,7 +28,7 @@ static u32 send_n(struct mroce_reqwin *w, u32 n, u64 now)
 	u32 psn = 0, first = 0, i;
 
 	for (i = 0; i < n; i++) {
-		if (mroce_reqwin_sent(w, 1, now, &psn))
+		if (mroce_reqwin_sent(w, 1, now, 100 + i, &psn))
 			break;
 		if (!i)
 			first = psn;
@@ -75,14 +76,17 @@ TEST(reqwin_init_clamps)
 
 	mroce_reqwin_init(&w, &cfg);
 	EXPECT_EQ(w.una, 0xabcdef);
-	EXPECT_EQ(w.nxt, 0xabcdef);
-	EXPECT_EQ(w.wnd, 0x7fffff);
+	EXPECT_EQ(mroce_reqwin_next_psn(&w), 0xabcdef);
+	EXPECT_EQ(w.wnd, MROCE_SB_SLOTS);
 	EXPECT_EQ(w.retry_cnt, 7);
 	EXPECT_EQ(w.rnr_retry, 7);
 	EXPECT_EQ(w.rto, 0);
-	cfg.wnd = 1U << 30;
+	cfg.wnd = MROCE_SB_SLOTS + 1;
 	mroce_reqwin_init(&w, &cfg);
-	EXPECT_EQ(w.wnd, 0x7fffff);
+	EXPECT_EQ(w.wnd, MROCE_SB_SLOTS);
+	cfg.wnd = 16;
+	mroce_reqwin_init(&w, &cfg);
+	EXPECT_EQ(w.wnd, 16);
 	EXPECT_EQ(mroce_reqwin_inflight(&w), 0);
 	EXPECT_FALSE(mroce_reqwin_next_event(&w, &at));
 	/* No Local ACK Timeout: sending arms no timer. */
@@ -100,8 +104,8 @@ TEST(reqwin_window_full)
 	EXPECT_EQ(w.max, 2);
 	EXPECT_EQ(mroce_reqwin_inflight(&w), 4);
 	EXPECT_FALSE(mroce_reqwin_can_send(&w, 1, 0));
-	EXPECT_EQ(mroce_reqwin_sent(&w, 1, 0, &psn), -EAGAIN);
-	EXPECT_EQ(mroce_reqwin_sent(&w, 0, 0, &psn), -EINVAL);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 1, 0, 0, &psn), -EAGAIN);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 0, 0, 0, &psn), -EINVAL);
 	/* An ACK across the wrap opens the window again. */
 	struct mroce_reqwin_res r;
 
@@ -121,7 +125,7 @@ TEST(reqwin_large_read_alone)
 	setup(&w, 100, 8);
 	/* A READ of 20 response packets fits only in an empty window. */
 	EXPECT_TRUE(mroce_reqwin_can_send(&w, 20, 0));
-	EXPECT_EQ(mroce_reqwin_sent(&w, 20, 0, &psn), 0);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 20, 0, 0, &psn), 0);
 	EXPECT_EQ(psn, 100);
 	EXPECT_EQ(w.max, 120);
 	EXPECT_FALSE(mroce_reqwin_can_send(&w, 1, 0));
@@ -164,7 +168,7 @@ TEST(reqwin_nak_seq_go_back_n)
 {
 	struct mroce_reqwin w;
 	struct mroce_reqwin_res r;
-	u32 psn;
+	u32 psn, wqe, i;
 
 	setup(&w, 0, 16);
 	send_n(&w, 8, 0);		/* 0..7 */
@@ -174,14 +178,24 @@ TEST(reqwin_nak_seq_go_back_n)
 	EXPECT_EQ(r.verdict, MROCE_REQWIN_RETRY);
 	EXPECT_EQ(r.psn, 3);
 	EXPECT_EQ(r.acked, 3);
-	EXPECT_EQ(w.nxt, 3);
+	EXPECT_EQ(mroce_reqwin_next_psn(&w), 3);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 5);
 	EXPECT_EQ(w.retry_left, 1);
-	/* Resending stays inside what was sent; no new PSN is allocated. */
-	EXPECT_TRUE(mroce_reqwin_can_send(&w, 5, 5));
-	EXPECT_FALSE(mroce_reqwin_can_send(&w, 6, 5));
-	EXPECT_EQ(mroce_reqwin_sent(&w, 1, 6, &psn), 0);
-	EXPECT_EQ(psn, 3);
+	/* Resends go first, in PSN order, with their WQEs; no new PSN. */
+	EXPECT_FALSE(mroce_reqwin_can_send(&w, 1, 5));
+	EXPECT_EQ(mroce_reqwin_sent(&w, 1, 5, 0, &psn), -EAGAIN);
+	for (i = 3; i < 8; i++) {
+		EXPECT_TRUE(mroce_reqwin_resend(&w, 6, &psn, &wqe));
+		EXPECT_EQ(psn, i);
+		EXPECT_EQ(wqe, 100 + i);
+		EXPECT_EQ(mroce_reqwin_resent(&w, psn, 1, 6), 0);
+	}
+	EXPECT_FALSE(mroce_reqwin_resend(&w, 6, &psn, &wqe));
+	EXPECT_EQ(mroce_reqwin_lost(&w), 0);
 	EXPECT_EQ(w.max, 8);
+	EXPECT_TRUE(mroce_reqwin_can_send(&w, 1, 6));
+	EXPECT_EQ(mroce_sb_at(&w.sb, 5)->retx, 1);
+	EXPECT_EQ(mroce_sb_at(&w.sb, 5)->state, MROCE_SB_RESENT);
 	/* Second NAK for the same PSN spends the last retry ... */
 	EXPECT_EQ(mroce_reqwin_on_aeth(&w, 3, NAK(0), 7, &r), 0);
 	EXPECT_EQ(r.verdict, MROCE_REQWIN_RETRY);
@@ -190,13 +204,28 @@ TEST(reqwin_nak_seq_go_back_n)
 	/* ... and the third exceeds the retry count. */
 	EXPECT_EQ(mroce_reqwin_on_aeth(&w, 3, NAK(0), 8, &r), 0);
 	EXPECT_EQ(r.verdict, MROCE_REQWIN_RETRY_EXCEEDED);
-	/* A late ACK past nxt pulls nxt forward and restores the budget. */
+	/*
+	 * A late ACK of lost packets spares their resend and restores the
+	 * budget.
+	 */
 	setup(&w, 0, 16);
 	send_n(&w, 8, 0);
 	mroce_reqwin_on_aeth(&w, 2, NAK(0), 1, &r);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 6);
 	EXPECT_EQ(mroce_reqwin_on_aeth(&w, 5, ACK, 2, &r), 0);
-	EXPECT_EQ(w.nxt, 6);
+	EXPECT_EQ(mroce_reqwin_next_psn(&w), 6);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 2);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, 3, &psn, &wqe));
+	EXPECT_EQ(psn, 6);
+	EXPECT_EQ(wqe, 106);
 	EXPECT_EQ(w.retry_left, 2);
+	/* Only the PSN it was given may be resent, and only whole. */
+	EXPECT_EQ(mroce_reqwin_resent(&w, 7, 1, 3), 0);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 7, 1, 3), -EINVAL);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 6, 2, 3), -EINVAL);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 8, 1, 3), -EINVAL);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 6, 1, 3), 0);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 0);
 }
 
 TEST(reqwin_fatal_naks)
@@ -229,7 +258,7 @@ TEST(reqwin_rnr)
 	struct mroce_reqwin w;
 	struct mroce_reqwin_res r;
 	u64 at;
-	u32 psn;
+	u32 psn, wqe;
 
 	setup(&w, 0, 16);
 	send_n(&w, 4, 0);
@@ -241,11 +270,11 @@ TEST(reqwin_rnr)
 	EXPECT_EQ(r.at, 100 + 10000);
 	EXPECT_TRUE(mroce_reqwin_next_event(&w, &at));
 	EXPECT_EQ(at, 10100);
-	EXPECT_FALSE(mroce_reqwin_can_send(&w, 1, 10099));
-	EXPECT_EQ(mroce_reqwin_sent(&w, 1, 10099, &psn), -EAGAIN);
-	EXPECT_TRUE(mroce_reqwin_can_send(&w, 1, 10100));
-	EXPECT_EQ(mroce_reqwin_sent(&w, 1, 10100, &psn), 0);
+	EXPECT_FALSE(mroce_reqwin_resend(&w, 10099, &psn, &wqe));
+	EXPECT_FALSE(mroce_reqwin_can_send(&w, 1, 10100));
+	EXPECT_TRUE(mroce_reqwin_resend(&w, 10100, &psn, &wqe));
 	EXPECT_EQ(psn, 1);
+	EXPECT_EQ(mroce_reqwin_resent(&w, psn, 1, 10100), 0);
 	EXPECT_TRUE(mroce_reqwin_next_event(&w, &at));
 	EXPECT_EQ(at, 10100 + RTO);
 	/* rnr_retry 1: a second RNR with no progress is one too many. */
@@ -300,7 +329,8 @@ TEST(reqwin_timer)
 	mroce_reqwin_on_timer(&w, 2000 + RTO, &r);
 	EXPECT_EQ(r.verdict, MROCE_REQWIN_RETRY);
 	EXPECT_EQ(r.psn, 1);
-	EXPECT_EQ(w.nxt, 1);
+	EXPECT_EQ(mroce_reqwin_next_psn(&w), 1);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 2);
 	mroce_reqwin_on_timer(&w, 2000 + 2 * RTO, &r);
 	EXPECT_EQ(r.verdict, MROCE_REQWIN_RETRY);
 	mroce_reqwin_on_timer(&w, 2000 + 3 * RTO, &r);
@@ -319,11 +349,11 @@ TEST(reqwin_read_response)
 {
 	struct mroce_reqwin w;
 	struct mroce_reqwin_res r;
-	u32 psn;
+	u32 psn, wqe;
 
 	setup(&w, 0xfffffd, 16);
 	send_n(&w, 1, 0);				/* SEND at fffffd */
-	mroce_reqwin_sent(&w, 4, 0, &psn);		/* READ fffffe..1 */
+	mroce_reqwin_sent(&w, 4, 0, 7, &psn);		/* READ fffffe..1 */
 	EXPECT_EQ(psn, 0xfffffe);
 	/* First response implicitly acknowledges the SEND. */
 	mroce_reqwin_on_read_resp(&w, 0xfffffe, 0xfffffe, 1, &r);
@@ -333,7 +363,14 @@ TEST(reqwin_read_response)
 	mroce_reqwin_on_read_resp(&w, 0, 0xffffff, 2, &r);
 	EXPECT_EQ(r.verdict, MROCE_REQWIN_RETRY);
 	EXPECT_EQ(r.psn, 0xffffff);
-	EXPECT_EQ(w.nxt, 0xffffff);
+	EXPECT_EQ(mroce_reqwin_next_psn(&w), 0xffffff);
+	/* The READ goes again from there, asking for the 3 others. */
+	EXPECT_TRUE(mroce_reqwin_resend(&w, 2, &psn, &wqe));
+	EXPECT_EQ(psn, 0xffffff);
+	EXPECT_EQ(wqe, 7);
+	EXPECT_EQ(mroce_reqwin_resent(&w, psn, 4, 2), -EINVAL);
+	EXPECT_EQ(mroce_reqwin_resent(&w, psn, 3, 2), 0);
+	EXPECT_EQ(mroce_sb_at(&w.sb, 1)->head, 0xffffff);
 	/* Old duplicates and PSNs outside the window are stale. */
 	mroce_reqwin_on_read_resp(&w, 0xfffffe, 0xffffff, 3, &r);
 	EXPECT_EQ(r.verdict, MROCE_REQWIN_STALE);
@@ -346,6 +383,110 @@ TEST(reqwin_read_response)
 	mroce_reqwin_on_read_resp(&w, 1, 1, 3, &r);
 	EXPECT_EQ(r.verdict, MROCE_REQWIN_ACKED);
 	EXPECT_EQ(mroce_reqwin_inflight(&w), 0);
+}
+
+TEST(reqwin_find_wqe)
+{
+	struct mroce_reqwin w;
+	u32 psn, wqe, p;
+
+	setup(&w, 0xfffffe, 16);
+	mroce_reqwin_sent(&w, 1, 0, 10, &psn);		/* SEND fffffe */
+	mroce_reqwin_sent(&w, 5, 0, 11, &psn);		/* READ ffffff..3 */
+	mroce_reqwin_sent(&w, 1, 0, 12, &psn);		/* WRITE 4 */
+	EXPECT_TRUE(mroce_reqwin_find(&w, 0xfffffe, &wqe));
+	EXPECT_EQ(wqe, 10);
+	for (p = 0xffffff; p != 4; p = (p + 1) & 0xffffff) {
+		EXPECT_TRUE(mroce_reqwin_find(&w, p, &wqe));
+		EXPECT_EQ(wqe, 11);
+		EXPECT_EQ(mroce_sb_at(&w.sb, p)->head, 0xffffff);
+		EXPECT_EQ(mroce_sb_at(&w.sb, p)->npsn, 5);
+	}
+	EXPECT_TRUE(mroce_reqwin_find(&w, 4, &wqe));
+	EXPECT_EQ(wqe, 12);
+	/* Not in flight: never sent, or acknowledged. */
+	EXPECT_FALSE(mroce_reqwin_find(&w, 5, &wqe));
+	EXPECT_FALSE(mroce_reqwin_find(&w, 0xfffffd, &wqe));
+}
+
+/*
+ * A READ wider than the scoreboard goes alone; once most of it is answered
+ * new requests join it, and every PSN in flight still finds its WQE.
+ */
+TEST(reqwin_wide_read)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res r;
+	u32 psn, wqe, p, i, n = 0;
+
+	setup(&w, 1000, 0);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 300, 0, 1, &psn), 0);
+	EXPECT_FALSE(mroce_reqwin_can_send(&w, 1, 0));
+	for (p = 1000; p < 1300; p++) {
+		EXPECT_TRUE(mroce_reqwin_find(&w, p, &wqe));
+		EXPECT_EQ(wqe, 1);
+	}
+	for (p = 1000; p < 1250; p++)
+		mroce_reqwin_on_read_resp(&w, p, p, 1, &r);
+	EXPECT_EQ(w.una, 1250);
+	while (mroce_reqwin_sent(&w, 1, 2, 2 + n, &psn) == 0)
+		n++;
+	EXPECT_EQ(n, MROCE_SB_SLOTS - 50);
+	for (p = 1250; p < 1300; p++) {
+		EXPECT_TRUE(mroce_reqwin_find(&w, p, &wqe));
+		EXPECT_EQ(wqe, 1);
+	}
+	for (i = 0; i < n; i++) {
+		EXPECT_TRUE(mroce_reqwin_find(&w, 1300 + i, &wqe));
+		EXPECT_EQ(wqe, 2 + i);
+	}
+	/* A timeout loses the rest of the READ and everything after it. */
+	mroce_reqwin_on_timer(&w, 3 + RTO, &r);
+	EXPECT_EQ(r.verdict, MROCE_REQWIN_RETRY);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 1 + n);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, 4 + RTO, &psn, &wqe));
+	EXPECT_EQ(psn, 1250);
+	EXPECT_EQ(wqe, 1);
+	EXPECT_EQ(mroce_reqwin_resent(&w, psn, 50, 4 + RTO), 0);
+	for (i = 0; i < n; i++) {
+		EXPECT_TRUE(mroce_reqwin_resend(&w, 4 + RTO, &psn, &wqe));
+		EXPECT_EQ(psn, 1300 + i);
+		EXPECT_EQ(mroce_reqwin_resent(&w, psn, 1, 4 + RTO), 0);
+	}
+	EXPECT_FALSE(mroce_reqwin_resend(&w, 4 + RTO, &psn, &wqe));
+}
+
+/* An ACK that passed a READ whose responses were lost is taken back. */
+TEST(reqwin_reopen)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res r;
+	u32 psn, wqe;
+	u64 at;
+
+	setup(&w, 0, 16);
+	mroce_reqwin_sent(&w, 1, 0, 0, &psn);		/* SEND 0 */
+	mroce_reqwin_sent(&w, 4, 0, 1, &psn);		/* READ 1..4 */
+	mroce_reqwin_sent(&w, 1, 0, 2, &psn);		/* SEND 5 */
+	mroce_reqwin_on_read_resp(&w, 1, 1, 1, &r);
+	mroce_reqwin_on_aeth(&w, 5, ACK, 2, &r);
+	EXPECT_EQ(mroce_reqwin_inflight(&w), 0);
+	EXPECT_FALSE(mroce_reqwin_next_event(&w, &at));
+	EXPECT_EQ(mroce_reqwin_reopen(&w, 7, 3), -EINVAL);
+	EXPECT_EQ(mroce_reqwin_reopen(&w, 2, 3), 0);
+	EXPECT_EQ(w.una, 2);
+	EXPECT_TRUE(mroce_reqwin_next_event(&w, &at));
+	EXPECT_EQ(at, 3 + RTO);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 2);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, 3, &psn, &wqe));
+	EXPECT_EQ(psn, 2);
+	EXPECT_EQ(wqe, 1);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 2, 3, 3), 0);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, 3, &psn, &wqe));
+	EXPECT_EQ(psn, 5);
+	EXPECT_EQ(wqe, 2);
+	/* Half the PSN space away is not the last window. */
+	EXPECT_EQ(mroce_reqwin_reopen(&w, 0x800002, 3), -EINVAL);
 }
 
 TEST(reqwin_verdict_names)

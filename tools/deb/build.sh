@@ -72,6 +72,7 @@ chmod 0755 "$D/DEBIAN/postinst" "$D/DEBIAN/prerm"
 P=$OUT/metaroce-provider
 make -s -C "$ROOT/userspace" install DESTDIR="$P" >/dev/null
 make -s -C "$ROOT/tools/metaroce" install DESTDIR="$P" PREFIX=/usr >/dev/null
+make -s -C "$ROOT/tools/wireshark" install DESTDIR="$P" >/dev/null
 mkdir -p "$P/DEBIAN"
 cat >"$P/DEBIAN/control" <<CTRL
 Package: metaroce-provider
@@ -80,12 +81,14 @@ Architecture: $ARCH
 Maintainer: $MAINT
 Depends: libibverbs1 (>= $REL), libibverbs1 (<< $NEXT), libc6, python3
 Recommends: metaroce-dkms
+Suggests: tshark | wireshark
 Section: net
 Priority: optional
 Description: MetaRoCE RDMA provider: libibverbs provider and metaroce command
  The userspace half of MetaRoCE: the libibverbs provider
- (libmetaroce-rdmav34.so, for libibverbs $PABI only: rdma-core $REL) and
- the metaroce operator command.
+ (libmetaroce-rdmav34.so, for libibverbs $PABI only: rdma-core $REL),
+ the metaroce operator command and the Wireshark/tshark dissector of
+ MetaRoCE extension packets.
 CTRL
 # The conffile dpkg must not overwrite silently.
 echo /etc/libibverbs.d/metaroce.driver >"$P/DEBIAN/conffiles"

@@ -57,6 +57,35 @@ enum mroce_opf {
 	MROCE_OPF_RECV		= 1U << 15,
 };
 
+/*
+ * Where packet k of an n-packet message stands (IBTA 9.2, Table 35: the
+ * FIRST, MIDDLE, LAST and ONLY opcodes of SEND, WRITE and READ responses).
+ */
+enum mroce_pos {
+	MROCE_POS_FIRST,
+	MROCE_POS_MIDDLE,
+	MROCE_POS_LAST,
+	MROCE_POS_ONLY,
+};
+
+static inline enum mroce_pos mroce_pos(u32 k, u32 n)
+{
+	if (n <= 1)
+		return MROCE_POS_ONLY;
+	if (!k)
+		return MROCE_POS_FIRST;
+	return k == n - 1 ? MROCE_POS_LAST : MROCE_POS_MIDDLE;
+}
+
+/* The opcode-table flag of @pos: MROCE_OPF_FIRST .. MROCE_OPF_ONLY. */
+static inline u32 mroce_pos_flag(enum mroce_pos pos)
+{
+	BUILD_BUG_ON(MROCE_OPF_MIDDLE != MROCE_OPF_FIRST << MROCE_POS_MIDDLE ||
+		     MROCE_OPF_LAST != MROCE_OPF_FIRST << MROCE_POS_LAST ||
+		     MROCE_OPF_ONLY != MROCE_OPF_FIRST << MROCE_POS_ONLY);
+	return MROCE_OPF_FIRST << pos;
+}
+
 struct mroce_opcode_info {
 	const char *name;	/* NULL: opcode not supported */
 	u32 flags;		/* enum mroce_opf */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Requester send window: go-back-N, as IBTA 9.7 requires of RoCEv2 RC.
+ * Requester send window: PSNs in flight, acknowledgements, timers, and
+ * go-back-N over the sender scoreboard, as IBTA 9.7 requires of RoCEv2 RC.
  */
 #include "mroce_core.h"
 #include "mroce_reqwin.h"
@@ -32,15 +33,15 @@ void mroce_reqwin_init(struct mroce_reqwin *w,
 {
 	memset(w, 0, sizeof(*w));
 	w->una = mroce_psn(cfg->psn);
-	w->nxt = w->una;
 	w->max = w->una;
 	/*
-	 * PSN order is only defined within half the PSN space (IBTA
-	 * 9.7.4.1.2), so no more than 2^23 - 1 PSNs may be outstanding.
+	 * The scoreboard has a slot per PSN of the window.  (A READ wider
+	 * than the window goes alone; PSN order is only defined within half
+	 * the PSN space, IBTA 9.7.4.1.2, which bounds it.)
 	 */
 	w->wnd = cfg->wnd;
-	if (!w->wnd || w->wnd >= MROCE_PSN_HALF)
-		w->wnd = MROCE_PSN_HALF - 1;
+	if (!w->wnd || w->wnd > MROCE_SB_SLOTS)
+		w->wnd = MROCE_SB_SLOTS;
 	w->retry_cnt = min_t(u8, cfg->retry_cnt, MROCE_RETRY_CNT_MAX);
 	w->retry_left = w->retry_cnt;
 	w->rnr_retry = min_t(u8, cfg->rnr_retry, MROCE_RNR_RETRY_INFINITE);
@@ -54,10 +55,10 @@ u32 mroce_reqwin_inflight(const struct mroce_reqwin *w)
 }
 
 /*
- * May @npsn PSNs go out now?  Resends always fit (they were in the window
- * once); new PSNs must fit in the window, except that a request wider
- * than the whole window may go alone (a large READ reserves one PSN per
- * response packet, IBTA 9.7.4.1.4).
+ * May a new request of @npsn PSNs go out now?  Not before the lost ones
+ * are resent, nor during an RNR wait; it must fit in the window, except
+ * that a request wider than the whole window may go alone (a large READ
+ * reserves one PSN per response packet, IBTA 9.7.4.1.4).
  */
 bool mroce_reqwin_can_send(const struct mroce_reqwin *w, u32 npsn, u64 now)
 {
@@ -65,8 +66,8 @@ bool mroce_reqwin_can_send(const struct mroce_reqwin *w, u32 npsn, u64 now)
 
 	if (w->rnr_wait && now < w->rnr_until)
 		return false;
-	if (w->nxt != w->max)
-		return mroce_psn_dist(w->nxt, w->max) >= npsn;
+	if (w->sb.lost)
+		return false;
 	if (npsn >= MROCE_PSN_HALF - inflight)
 		return false;
 	return !inflight || inflight + npsn <= w->wnd;
@@ -78,33 +79,99 @@ static void mroce_reqwin_arm(struct mroce_reqwin *w, u64 now)
 	w->timer_at = now + w->rto;
 }
 
+/* A request went out (first time or again). */
+static void mroce_reqwin_out(struct mroce_reqwin *w, u64 now)
+{
+	w->rnr_wait = false;
+	/* IBTA 9.7.6.1.3: the timer runs while a request awaits its ACK. */
+	if (!w->timer_armed)
+		mroce_reqwin_arm(w, now);
+}
+
 /**
- * mroce_reqwin_sent() - account for a request packet put on the wire
+ * mroce_reqwin_sent() - account for a new request packet put on the wire
  * @w: the window
  * @npsn: PSNs it takes: 1, or the response packets of a READ request
  * @now: current time
+ * @wqe: the caller's index of its WQE, for mroce_reqwin_find()
  * @psn: its first PSN
  *
- * Return: 0; -EINVAL if @npsn is 0; -EAGAIN while an RNR wait runs or the
- * window has no room (see mroce_reqwin_can_send()).
+ * Return: 0; -EINVAL if @npsn is 0; -EAGAIN when mroce_reqwin_can_send()
+ * says no.
  */
-int mroce_reqwin_sent(struct mroce_reqwin *w, u32 npsn, u64 now, u32 *psn)
+int mroce_reqwin_sent(struct mroce_reqwin *w, u32 npsn, u64 now, u32 wqe,
+		      u32 *psn)
 {
-	bool resend = w->nxt != w->max;
-
 	if (!npsn)
 		return -EINVAL;
 	if (!mroce_reqwin_can_send(w, npsn, now))
 		return -EAGAIN;
-	w->rnr_wait = false;
-	*psn = w->nxt;
-	w->nxt = mroce_psn_add(w->nxt, npsn);
-	if (!resend)
-		w->max = w->nxt;
-	/* IBTA 9.7.6.1.3: the timer runs while a request awaits its ACK. */
-	if (!w->timer_armed)
-		mroce_reqwin_arm(w, now);
+	*psn = w->max;
+	mroce_sb_sent(&w->sb, w->max, npsn, wqe, now);
+	w->max = mroce_psn_add(w->max, npsn);
+	mroce_reqwin_out(w, now);
 	return 0;
+}
+
+/**
+ * mroce_reqwin_resend() - what to send again now, if anything
+ * @w: the window
+ * @now: current time
+ * @psn: the first PSN to send again (see mroce_sb_next_lost())
+ * @wqe: the WQE it belongs to
+ *
+ * Return: false when nothing is lost or an RNR wait runs.
+ */
+bool mroce_reqwin_resend(struct mroce_reqwin *w, u64 now, u32 *psn, u32 *wqe)
+{
+	if (w->rnr_wait && now < w->rnr_until)
+		return false;
+	if (!mroce_sb_next_lost(&w->sb, w->una, w->max, psn))
+		return false;
+	*wqe = mroce_sb_at(&w->sb, *psn)->wqe;
+	return true;
+}
+
+/**
+ * mroce_reqwin_resent() - the request mroce_reqwin_resend() named went out
+ * @w: the window
+ * @psn: its first PSN
+ * @npsn: PSNs it takes (a READ resent from inside asks for the rest)
+ * @now: current time
+ *
+ * Return: 0, or -EINVAL (see mroce_sb_resent()).
+ */
+int mroce_reqwin_resent(struct mroce_reqwin *w, u32 psn, u32 npsn, u64 now)
+{
+	int err = mroce_sb_resent(&w->sb, w->una, w->max, psn, npsn, now);
+
+	if (!err)
+		mroce_reqwin_out(w, now);
+	return err;
+}
+
+/* The WQE of a PSN in flight, in O(1).  False when @psn is not in flight. */
+bool mroce_reqwin_find(const struct mroce_reqwin *w, u32 psn, u32 *wqe)
+{
+	if (!mroce_psn_in_window(psn, w->una, mroce_reqwin_inflight(w)))
+		return false;
+	*wqe = mroce_sb_at(&w->sb, psn)->wqe;
+	return true;
+}
+
+/* Units waiting to be resent. */
+u32 mroce_reqwin_lost(const struct mroce_reqwin *w)
+{
+	return w->sb.lost;
+}
+
+/* The next PSN the requester will send: a lost one, else a new one. */
+u32 mroce_reqwin_next_psn(const struct mroce_reqwin *w)
+{
+	if (w->sb.lost &&
+	    mroce_psn_in_window(w->sb.rtx, w->una, mroce_reqwin_inflight(w)))
+		return w->sb.rtx;
+	return w->sb.lost ? w->una : w->max;
 }
 
 /* Everything before @psn is acknowledged. */
@@ -114,9 +181,8 @@ static u32 mroce_reqwin_advance(struct mroce_reqwin *w, u32 psn, u64 now)
 
 	if (!acked)
 		return 0;
+	mroce_sb_acked(&w->sb, w->una, psn);
 	w->una = psn;
-	if (mroce_psn_before(w->nxt, w->una))
-		w->nxt = w->una;
 	/* Forward progress restores the retry budgets, as rxe does. */
 	w->retry_left = w->retry_cnt;
 	w->rnr_left = w->rnr_retry;
@@ -137,7 +203,7 @@ static void mroce_reqwin_retry(struct mroce_reqwin *w, u32 psn, u64 now,
 		return;
 	}
 	w->retry_left--;
-	w->nxt = psn;
+	mroce_sb_lose(&w->sb, psn, w->max);
 	mroce_reqwin_arm(w, now);
 	res->verdict = MROCE_REQWIN_RETRY;
 }
@@ -154,7 +220,7 @@ static void mroce_reqwin_rnr(struct mroce_reqwin *w, u32 psn, u8 code,
 	}
 	if (w->rnr_retry != MROCE_RNR_RETRY_INFINITE)
 		w->rnr_left--;
-	w->nxt = psn;
+	mroce_sb_lose(&w->sb, psn, w->max);
 	w->rnr_wait = true;
 	w->rnr_until = now + mroce_rnr_timeout_ns(code);
 	res->at = w->rnr_until;
@@ -244,6 +310,33 @@ void mroce_reqwin_on_read_resp(struct mroce_reqwin *w, u32 psn, u32 expect,
 	}
 	res->acked = mroce_reqwin_advance(w, mroce_psn(expect), now);
 	mroce_reqwin_retry(w, mroce_psn(expect), now, res);
+}
+
+/**
+ * mroce_reqwin_reopen() - take back an acknowledgement that passed a READ
+ * @w: the window
+ * @psn: the first response PSN of the READ that never arrived
+ * @now: current time
+ *
+ * A responder that answers a READ moves past its PSNs at once, so its ACK
+ * of a later request covers READ responses that were lost on the way
+ * (IBTA 9.7.5.1.x): everything from @psn is in flight again, and lost.  The
+ * caller calls this as soon as the ACK was processed, before anything new
+ * is sent.
+ *
+ * Return: 0, or -EINVAL when @psn is not within the last window.
+ */
+int mroce_reqwin_reopen(struct mroce_reqwin *w, u32 psn, u64 now)
+{
+	u32 back = mroce_psn_dist(psn, w->una);
+
+	if (mroce_psn_after(psn, w->una) ||
+	    back + mroce_reqwin_inflight(w) >= MROCE_PSN_HALF)
+		return -EINVAL;
+	w->una = mroce_psn(psn);
+	mroce_sb_lose(&w->sb, w->una, w->max);
+	mroce_reqwin_arm(w, now);
+	return 0;
 }
 
 /**

@@ -1,23 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Requester send window of an RC QP in RoCEv2 mode: PSN allocation, ACK and
- * NAK processing, go-back-N retransmission, the Local ACK Timeout and the
- * RNR wait (IBTA 9.7.4.1, 9.7.5.2, 9.7.6).
+ * Requester send window of an RC QP: PSN allocation, ACK and NAK
+ * processing, retransmission, the Local ACK Timeout and the RNR wait (IBTA
+ * 9.7.4.1, 9.7.5.2, 9.7.6), over the sender scoreboard (mroce_sb.h), which
+ * records for every PSN in flight the caller's WQE index and the state of
+ * the request packet that carries it:
  *
- * The window knows PSNs only; the caller keeps the WQEs and maps a PSN back
- * to the WQE and offset it belongs to.  Sequence numbers work like TCP's:
+ *	una .................................. max
+ *	oldest unacknowledged PSN               next PSN never sent
  *
- *	una ......... nxt ......... max
- *	oldest unacked  next to send   next never sent
- *
- * Going back N sets nxt back to the PSN to resend; new PSNs are only handed
- * out when nxt has caught up with max.  Time is a u64 in ns, passed in.
- * Caller serialises all calls for one QP.
+ * The caller builds packets from WQEs; the window tells it which PSN to
+ * send: a lost one first (mroce_reqwin_resend()), else a new one
+ * (mroce_reqwin_sent()).  RoCEv2's loss policy is go-back-N (IBTA
+ * 9.7.5.2.1): a NAK sequence error, a READ response past a gap or a timeout
+ * loses every packet from one PSN on, and they go out again in PSN order
+ * with the PSNs they had.  Time is a u64 in ns, passed in.  Caller
+ * serialises all calls for one QP.
  */
 #ifndef MROCE_REQWIN_H
 #define MROCE_REQWIN_H
 
 #include "mroce_core.h"
+#include "mroce_sb.h"
 
 /* IBTA 9.7.5.2.8: an RNR retry count of 7 means retry forever. */
 #define MROCE_RNR_RETRY_INFINITE	7
@@ -25,7 +29,8 @@
 
 struct mroce_reqwin_cfg {
 	u32 psn;	/* initial send PSN (sq_psn) */
-	u32 wnd;	/* PSNs allowed in flight; 0 means the maximum */
+	u32 wnd;	/* PSNs allowed in flight; 0 or more than
+			 * MROCE_SB_SLOTS means MROCE_SB_SLOTS */
 	u8 retry_cnt;	/* IBTA 9.7.6.1.3, 0..7 */
 	u8 rnr_retry;	/* IBTA 9.7.5.2.8, 0..7 */
 	u8 timeout;	/* Local ACK Timeout exponent, 0 = none */
@@ -33,7 +38,6 @@ struct mroce_reqwin_cfg {
 
 struct mroce_reqwin {
 	u32 una;
-	u32 nxt;
 	u32 max;
 	u32 wnd;
 	u8 retry_cnt;
@@ -45,6 +49,7 @@ struct mroce_reqwin {
 	u64 rto;
 	u64 timer_at;
 	u64 rnr_until;
+	struct mroce_sb sb;
 };
 
 enum mroce_reqwin_verdict {
@@ -52,8 +57,8 @@ enum mroce_reqwin_verdict {
 	MROCE_REQWIN_NOT_DUE,		/* timer not expired: wait for .at */
 	MROCE_REQWIN_STALE,		/* duplicate or ghost response: drop */
 	MROCE_REQWIN_ACKED,		/* .acked PSNs completed */
-	MROCE_REQWIN_RETRY,		/* go back and resend from .psn */
-	MROCE_REQWIN_RNR_WAIT,		/* resend from .psn at .at */
+	MROCE_REQWIN_RETRY,		/* every PSN from .psn is lost */
+	MROCE_REQWIN_RNR_WAIT,		/* the same, resent from .at on */
 	MROCE_REQWIN_NAK_FATAL,		/* WQE at .psn failed with .nak */
 	MROCE_REQWIN_RETRY_EXCEEDED,	/* retry count spent: QP to error */
 	MROCE_REQWIN_RNR_EXCEEDED,	/* RNR retry count spent */
@@ -72,7 +77,14 @@ void mroce_reqwin_init(struct mroce_reqwin *w,
 		       const struct mroce_reqwin_cfg *cfg);
 u32 mroce_reqwin_inflight(const struct mroce_reqwin *w);
 bool mroce_reqwin_can_send(const struct mroce_reqwin *w, u32 npsn, u64 now);
-int mroce_reqwin_sent(struct mroce_reqwin *w, u32 npsn, u64 now, u32 *psn);
+int mroce_reqwin_sent(struct mroce_reqwin *w, u32 npsn, u64 now, u32 wqe,
+		      u32 *psn);
+bool mroce_reqwin_resend(struct mroce_reqwin *w, u64 now, u32 *psn, u32 *wqe);
+int mroce_reqwin_resent(struct mroce_reqwin *w, u32 psn, u32 npsn, u64 now);
+bool mroce_reqwin_find(const struct mroce_reqwin *w, u32 psn, u32 *wqe);
+int mroce_reqwin_reopen(struct mroce_reqwin *w, u32 psn, u64 now);
+u32 mroce_reqwin_lost(const struct mroce_reqwin *w);
+u32 mroce_reqwin_next_psn(const struct mroce_reqwin *w);
 int mroce_reqwin_on_aeth(struct mroce_reqwin *w, u32 psn, u8 syndrome,
 			 u64 now, struct mroce_reqwin_res *res);
 void mroce_reqwin_on_read_resp(struct mroce_reqwin *w, u32 psn, u32 expect,
