@@ -61,6 +61,10 @@ enum mroce_counter {
 	MROCE_CNT_TASK_WORKER,
 	/* transport mode negotiation (mroce_nego.c) */
 	MROCE_CNT_RX_DROP_UNMARKED,
+	/* UDP checksum instead of ICRC (mroce_net.c, mroce_task.c) */
+	MROCE_CNT_TX_UDP_CSUM,
+	MROCE_CNT_TX_UDP_CSUM_SW,
+	MROCE_CNT_RX_UDP_CSUM,
 	MROCE_NUM_COUNTERS
 };
 
@@ -105,6 +109,8 @@ struct mroce_net_port;
  * @counters: device counters, per-CPU so the receive path does not bounce
  * @mode_policy: enum mroce_mode_policy of new RC/UC connections (sysfs
  *	metaroce_mode_policy; READ_ONCE, read once per connection at RTR)
+ * @udp_csum: new RC/UC connections offer the UDP checksum instead of the
+ *	ICRC (sysfs metaroce_udp_csum; READ_ONCE, read at RTR)
  * @res: verbs object tables (mroce_res.h)
  */
 struct mroce_dev {
@@ -126,6 +132,7 @@ struct mroce_dev {
 	atomic_t num_pd;
 	struct percpu_counter counters[MROCE_NUM_COUNTERS];
 	u8 mode_policy;
+	bool udp_csum;
 	struct mroce_res res;
 };
 

@@ -44,6 +44,9 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_TASK_BUSY] = { .name = "task_busy" },
 	[MROCE_CNT_TASK_WORKER] = { .name = "task_worker_runs" },
 	[MROCE_CNT_RX_DROP_UNMARKED] = { .name = "rx_drop_unmarked" },
+	[MROCE_CNT_TX_UDP_CSUM] = { .name = "tx_udp_csum_packets" },
+	[MROCE_CNT_TX_UDP_CSUM_SW] = { .name = "tx_udp_csum_sw" },
+	[MROCE_CNT_RX_UDP_CSUM] = { .name = "rx_udp_csum_packets" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)
@@ -422,6 +425,7 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 
 	mdev->udp_port = mroce_net_udp_port();
 	mdev->mode_policy = MROCE_POLICY_AUTO;
+	mdev->udp_csum = true;
 	mport = mroce_net_get(mdev->net, mdev);
 	if (IS_ERR(mport)) {
 		err = PTR_ERR(mport);

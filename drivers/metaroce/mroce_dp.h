@@ -123,6 +123,9 @@ enum mroce_nego_peer {
  * @tx_hi: first request PSN never sent (resends are below it)
  * @tx_psn: first PSN of the requester's MetaRoCE span
  * @rx_on: the peer's switch PSN was seen (@rx_psn)
+ * @csum: this QP offers the UDP checksum option (wire.rst, "Integrity"):
+ *	it marks and its device allows it; fixed at RTR
+ * @csum_peer: a packet from the peer offered it
  * @rx_psn: first PSN of the peer requester's MetaRoCE span
  */
 struct mroce_nego {
@@ -134,6 +137,8 @@ struct mroce_nego {
 	bool tx_settled;
 	bool tx_hi_set;
 	bool rx_on;
+	bool csum;
+	bool csum_peer;
 	u32 tx_hi;
 	u32 tx_psn;
 	u32 rx_psn;
@@ -338,6 +343,8 @@ int mroce_tx_trailer(struct sk_buff *skb, u32 plen);
 int mroce_tx_send(struct mroce_dev *mdev, const struct mroce_av *av,
 		  struct dst_cache *dst, u16 sport, struct mroce_hdr *h,
 		  struct sk_buff *skb);
+int mroce_dp_xmit(struct mroce_dpqp *dp, struct mroce_hdr *h,
+		  struct sk_buff *skb);
 
 /* mroce_crc.c */
 u32 mroce_skb_icrc(const struct sk_buff *skb, u32 off, u32 len, u32 crc);
@@ -396,6 +403,9 @@ void mroce_nego_start(struct mroce_dpqp *dp);
 void mroce_nego_mark(struct mroce_dpqp *dp, struct mroce_hdr *h);
 int mroce_nego_rx(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
 bool mroce_nego_metaroce(const struct mroce_nego *n);
+bool mroce_nego_tx_csum(const struct mroce_nego *n);
+bool mroce_nego_rx_csum(const struct mroce_nego *n,
+			const struct mroce_bth *bth);
 int mroce_nego_res_put(struct sk_buff *msg, const struct mroce_nego *n);
 
 /* mroce_comp.c */

@@ -21,12 +21,16 @@
  * finds the same PSN as the first request with the bit that arrives in
  * order (rx_psn).
  *
- * What MetaRoCE mode changes today: the bits of byte 8, nothing else.  The
- * module sends no MetaRoCE-only packet (opcodes 0xC0-0xC7) yet.
+ * What MetaRoCE mode changes today: the bits of byte 8, and, when both ends
+ * offer it in their mark, the UDP checksum in place of the ICRC (wire.rst,
+ * "Integrity: UDP checksum instead of ICRC").  The module sends no
+ * MetaRoCE-only packet (opcodes 0xC0-0xC7) yet.
  *
  * The data path calls two functions, under dp->run_lock:
- * mroce_nego_mark() for every RC/UC packet it sends, mroce_nego_rx() for
- * every packet it receives.
+ * mroce_nego_mark() for every RC/UC packet it sends (from mroce_dp_xmit(),
+ * which asks mroce_nego_tx_csum() how to protect it), mroce_nego_rx() for
+ * every packet it receives; the receive checks ask mroce_nego_rx_csum()
+ * whether a packet's UDP checksum may stand for its ICRC.
  */
 #include <net/netlink.h>
 #include <rdma/restrack.h>
@@ -77,6 +81,26 @@ bool mroce_nego_metaroce(const struct mroce_nego *n)
 	return n->ver;
 }
 
+/*
+ * Does the QP send its packets with the UDP checksum instead of the ICRC?
+ * Only in MetaRoCE mode, when both ends offer it.  Caller holds run_lock.
+ */
+bool mroce_nego_tx_csum(const struct mroce_nego *n)
+{
+	return n->ver && n->csum && n->csum_peer;
+}
+
+/*
+ * May the UDP checksum of a packet carrying @bth stand for its ICRC?  Only
+ * when this QP offered it and the packet's mark says so; the caller then
+ * requires a verified, non-zero checksum.  Caller holds run_lock.
+ */
+bool mroce_nego_rx_csum(const struct mroce_nego *n,
+			const struct mroce_bth *bth)
+{
+	return n->csum && mroce_bth_mark_csum(bth);
+}
+
 /**
  * mroce_nego_start() - a connection starts (INIT to RTR) or is reset
  * @dp: the QP's data path
@@ -98,6 +122,7 @@ void mroce_nego_start(struct mroce_dpqp *dp)
 	if (!mroce_qp_connected(qp))
 		policy = MROCE_POLICY_ROCE;
 	n->policy = policy;
+	n->csum = mroce_nego_marks(n) && READ_ONCE(dp->mdev->udp_csum);
 	BUILD_BUG_ON(METAROCE_EXT_VERSION != MROCE_XVER);
 	/* ECE names the device's vendor id (ibv_query_device()). */
 	BUILD_BUG_ON(METAROCE_ECE_VENDOR_ID != MROCE_VENDOR_ID);
@@ -143,6 +168,8 @@ void mroce_nego_mark(struct mroce_dpqp *dp, struct mroce_hdr *h)
 	if (!mroce_nego_marks(n))
 		return;
 	mroce_bth_set_mark(&h->bth, MROCE_XVER);
+	if (n->csum)
+		h->bth.resv7 |= MROCE_BTH_MR_CSUM;
 	if (!(op->flags & MROCE_OPF_REQ))
 		return;
 	if (!n->tx_hi_set) {
@@ -215,6 +242,8 @@ int mroce_nego_rx(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt)
 	ver = mroce_bth_mark_ver(bth);
 	if (n->peer == MROCE_PEER_UNKNOWN && mroce_nego_decide(dp, pkt, ver))
 		return -EPROTO;
+	if (mroce_bth_mark_csum(bth))
+		n->csum_peer = true;
 	/*
 	 * RC requests are accepted in PSN order: the first one with the bit
 	 * that arrives when expected is the peer's tx_psn.  UC loses what is
@@ -245,7 +274,12 @@ int mroce_nego_res_put(struct sk_buff *msg, const struct mroce_nego *n)
 	    rdma_nl_put_driver_string(msg, "mode-peer",
 				      mroce_peer_names[n->peer]) ||
 	    rdma_nl_put_driver_u32(msg, "mode-peer-ver", n->peer_ver) ||
-	    rdma_nl_put_driver_u32(msg, "mode-ver", n->ver))
+	    rdma_nl_put_driver_u32(msg, "mode-ver", n->ver) ||
+	    rdma_nl_put_driver_u32(msg, "udp-csum", n->csum) ||
+	    rdma_nl_put_driver_u32(msg, "udp-csum-peer", n->csum_peer) ||
+	    rdma_nl_put_driver_string(msg, "integrity",
+				      mroce_nego_tx_csum(n) ? "udp-csum" :
+							      "icrc"))
 		return -EMSGSIZE;
 	if (n->tx_on &&
 	    rdma_nl_put_driver_u32_hex(msg, "mode-tx-psn", n->tx_psn))

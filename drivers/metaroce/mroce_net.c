@@ -25,12 +25,15 @@
  * fragment (mroce_tx_trailer()).  mroce_tx_send() adds UDP and IP headers
  * itself, so that the ICRC can cover the final IP header (IBTA A17.8
  * includes the IPv4 identification), then hands the packet to
- * ip_local_out()/ip6_local_out().
+ * ip_local_out()/ip6_local_out().  Between MetaRoCE peers that agreed on
+ * it, mroce_dp_xmit() protects a packet with the UDP checksum instead,
+ * which the netdev computes when it can (mroce_tx_udp_csum()).
  */
 #include <linux/inetdevice.h>
 #include <linux/netdevice.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
+#include <net/ip6_checksum.h>
 #include <net/ipv6.h>
 #include <net/ipv6_stubs.h>
 #include <net/net_namespace.h>
@@ -297,9 +300,60 @@ static void mroce_tx_icrc(struct sk_buff *skb, bool ipv6)
 					    &icrc, MROCE_ICRC_LEN));
 }
 
+/*
+ * The UDP checksum in place of the ICRC (wire.rst, "Integrity: UDP checksum
+ * instead of ICRC"), over the finished IP and UDP headers; the ICRC field
+ * stays zero.  When the route's netdev offloads it, CHECKSUM_PARTIAL: the
+ * field holds the pseudo-header sum and the netdev (or, for a veth, nobody:
+ * the peer takes the packet as verified) completes it.  Otherwise it is
+ * summed here, fragments included, and counted.
+ */
+static void mroce_tx_udp_csum(struct mroce_dev *mdev, struct sk_buff *skb,
+			      bool ipv6)
+{
+	netdev_features_t hw = NETIF_F_HW_CSUM |
+			       (ipv6 ? NETIF_F_IPV6_CSUM : NETIF_F_IP_CSUM);
+	u32 off = skb_transport_offset(skb), len = skb->len - off;
+	struct udphdr *uh = udp_hdr(skb);
+	__wsum sum = 0;
+
+	mroce_count(mdev, MROCE_CNT_TX_UDP_CSUM);
+	uh->check = 0;
+	if (skb_dst(skb)->dev->features & hw) {
+		skb->ip_summed = CHECKSUM_PARTIAL;
+		skb->csum_start = skb_transport_header(skb) - skb->head;
+		skb->csum_offset = offsetof(struct udphdr, check);
+	} else {
+		sum = skb_checksum(skb, off, len, 0);
+		mroce_count(mdev, MROCE_CNT_TX_UDP_CSUM_SW);
+	}
+	if (ipv6)
+		uh->check = csum_ipv6_magic(&ipv6_hdr(skb)->saddr,
+					    &ipv6_hdr(skb)->daddr, len,
+					    IPPROTO_UDP, sum);
+	else
+		uh->check = csum_tcpudp_magic(ip_hdr(skb)->saddr,
+					      ip_hdr(skb)->daddr, len,
+					      IPPROTO_UDP, sum);
+	if (skb->ip_summed == CHECKSUM_PARTIAL)
+		uh->check = ~uh->check;
+	else if (!uh->check)
+		uh->check = CSUM_MANGLED_0;	/* RFC 768: 0 means none */
+}
+
+/* ICRC or UDP checksum, once the IP header is final. */
+static void mroce_tx_integrity(struct mroce_dev *mdev, struct sk_buff *skb,
+			       bool ipv6, bool csum)
+{
+	if (csum)
+		mroce_tx_udp_csum(mdev, skb, ipv6);
+	else
+		mroce_tx_icrc(skb, ipv6);
+}
+
 /* Caller disabled BH (dst_cache is per CPU).  Consumes @skb. */
 static int mroce_tx_ipv4(struct mroce_dev *mdev, const struct mroce_av *av,
-			 struct dst_cache *dst, struct sk_buff *skb)
+			 struct dst_cache *dst, struct sk_buff *skb, bool csum)
 {
 	struct rtable *rt = NULL;
 	struct iphdr *iph;
@@ -343,13 +397,13 @@ static int mroce_tx_ipv4(struct mroce_dev *mdev, const struct mroce_av *av,
 	ip_send_check(iph);
 	skb->protocol = htons(ETH_P_IP);
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
-	mroce_tx_icrc(skb, false);
+	mroce_tx_integrity(mdev, skb, false, csum);
 	return ip_local_out(mdev->net, NULL, skb);
 }
 
 /* Caller disabled BH.  Consumes @skb. */
 static int mroce_tx_ipv6(struct mroce_dev *mdev, const struct mroce_av *av,
-			 struct dst_cache *dst, struct sk_buff *skb)
+			 struct dst_cache *dst, struct sk_buff *skb, bool csum)
 {
 	struct sock *sk = mdev->mport->sock6 ? mdev->mport->sock6->sk : NULL;
 	struct dst_entry *d = NULL;
@@ -392,27 +446,17 @@ static int mroce_tx_ipv6(struct mroce_dev *mdev, const struct mroce_av *av,
 	ip6h->daddr = daddr;
 	skb->protocol = htons(ETH_P_IPV6);
 	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
-	mroce_tx_icrc(skb, true);
+	mroce_tx_integrity(mdev, skb, true, csum);
 	return ip6_local_out(mdev->net, sk, skb);
 }
 
-/**
- * mroce_tx_send() - encode the transport headers and transmit
- * @mdev: the sending device
- * @av: source and destination GIDs, traffic class (DSCP and ECN bits of
- *	the IP header), hop limit and flow label
- * @dst: route cache of the QP, or NULL to route every packet (UD)
- * @sport: UDP source port (the flow's entropy, IBTA A17.5)
- * @h: the headers; h->bth.pad must be mroce_padcnt() of the payload
- * @skb: from mroce_tx_alloc(), payload written; always consumed
- *
- * The UDP checksum is zero, which RoCEv2 receivers accept for IPv4 and,
- * like rdma_rxe, for IPv6 (the ICRC protects the packet).
- * Returns 0 or a negative errno (the packet was dropped).
+/*
+ * Encode the transport headers, add UDP and IP, protect the packet (ICRC,
+ * or the UDP checksum when @csum) and transmit; see mroce_tx_send().
  */
-int mroce_tx_send(struct mroce_dev *mdev, const struct mroce_av *av,
-		  struct dst_cache *dst, u16 sport, struct mroce_hdr *h,
-		  struct sk_buff *skb)
+static int mroce_tx_xmit(struct mroce_dev *mdev, const struct mroce_av *av,
+			 struct dst_cache *dst, u16 sport, struct mroce_hdr *h,
+			 struct sk_buff *skb, bool csum)
 {
 	struct udphdr *uh;
 	int err;
@@ -427,14 +471,54 @@ int mroce_tx_send(struct mroce_dev *mdev, const struct mroce_av *av,
 
 	local_bh_disable();
 	if (av->network_type == RDMA_NETWORK_IPV6)
-		err = mroce_tx_ipv6(mdev, av, dst, skb);
+		err = mroce_tx_ipv6(mdev, av, dst, skb, csum);
 	else
-		err = mroce_tx_ipv4(mdev, av, dst, skb);
+		err = mroce_tx_ipv4(mdev, av, dst, skb, csum);
 	local_bh_enable();
 	if (err < 0)
 		return err;
 	mroce_count(mdev, MROCE_CNT_TX_PKTS);
 	return net_xmit_eval(err);
+}
+
+/**
+ * mroce_tx_send() - encode the transport headers and transmit
+ * @mdev: the sending device
+ * @av: source and destination GIDs, traffic class (DSCP and ECN bits of
+ *	the IP header), hop limit and flow label
+ * @dst: route cache of the QP, or NULL to route every packet (UD)
+ * @sport: UDP source port (the flow's entropy, IBTA A17.5)
+ * @h: the headers; h->bth.pad must be mroce_padcnt() of the payload
+ * @skb: from mroce_tx_alloc(), payload written; always consumed
+ *
+ * A RoCEv2 packet: the UDP checksum is zero, which RoCEv2 receivers accept
+ * for IPv4 and, like rdma_rxe, for IPv6 (the ICRC protects the packet).
+ * Returns 0 or a negative errno (the packet was dropped).
+ */
+int mroce_tx_send(struct mroce_dev *mdev, const struct mroce_av *av,
+		  struct dst_cache *dst, u16 sport, struct mroce_hdr *h,
+		  struct sk_buff *skb)
+{
+	return mroce_tx_xmit(mdev, av, dst, sport, h, skb, false);
+}
+
+/**
+ * mroce_dp_xmit() - mark and transmit a packet of a connected QP
+ * @dp: the QP's data path (its path, route cache and source port)
+ * @h: the headers, BTH filled; h->bth.pad as for mroce_tx_send()
+ * @skb: from mroce_tx_alloc(), payload written; always consumed
+ *
+ * The capability mark (mroce_nego_mark()), then the ICRC, or the UDP
+ * checksum when the connection agreed on it (mroce_nego_tx_csum()).
+ * Caller holds run_lock.  Returns as mroce_tx_send().
+ */
+int mroce_dp_xmit(struct mroce_dpqp *dp, struct mroce_hdr *h,
+		  struct sk_buff *skb)
+{
+	lockdep_assert_held(&dp->run_lock);
+	mroce_nego_mark(dp, h);
+	return mroce_tx_xmit(dp->mdev, &dp->av, &dp->dst, dp->sport, h, skb,
+			     mroce_nego_tx_csum(&dp->nego));
 }
 
 static struct socket *mroce_sock_open(struct net *net,

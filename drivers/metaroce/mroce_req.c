@@ -468,8 +468,7 @@ static void mroce_req_xmit_rc(struct mroce_dpqp *dp, struct mroce_swqe *s,
 	h->bth.dqpn = dp->dqpn;
 	h->bth.pkey = IB_DEFAULT_PKEY_FULL;
 	h->bth.pad = mroce_padcnt(plen);
-	mroce_nego_mark(dp, h);
-	mroce_tx_send(dp->mdev, &dp->av, &dp->dst, dp->sport, h, skb);
+	mroce_dp_xmit(dp, h, skb);
 }
 
 /*
@@ -580,8 +579,7 @@ static int mroce_req_send_uc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	h.bth.pkey = IB_DEFAULT_PKEY_FULL;
 	h.bth.pad = mroce_padcnt(plen);
 	dp->next_psn_ud = mroce_psn_add(dp->next_psn_ud, 1);
-	mroce_nego_mark(dp, &h);
-	mroce_tx_send(dp->mdev, &dp->av, &dp->dst, dp->sport, &h, skb);
+	mroce_dp_xmit(dp, &h, skb);
 
 	if (!last) {
 		dp->req_off = off + plen;

@@ -205,8 +205,7 @@ static int mroce_resp_send_aeth(struct mroce_dpqp *dp, u8 opcode,
 	h.aeth.syndrome = syndrome;
 	h.aeth.msn = msn;
 	h.atmack.orig = orig;
-	mroce_nego_mark(dp, &h);
-	mroce_tx_send(dp->mdev, &dp->av, &dp->dst, dp->sport, &h, skb);
+	mroce_dp_xmit(dp, &h, skb);
 	return 0;
 }
 
@@ -383,8 +382,7 @@ static int mroce_resp_read_one(struct mroce_dpqp *dp)
 	h.bth.pad = mroce_padcnt(plen);
 	h.aeth.syndrome = mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID);
 	h.aeth.msn = rd->msn;
-	mroce_nego_mark(dp, &h);
-	mroce_tx_send(dp->mdev, &dp->av, &dp->dst, dp->sport, &h, skb);
+	mroce_dp_xmit(dp, &h, skb);
 	if (++rd->next == rd->npkt)
 		rd->active = false;
 	return 0;

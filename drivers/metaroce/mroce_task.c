@@ -223,6 +223,26 @@ static void mroce_task_arm(struct mroce_dpqp *dp, enum ib_qp_state state)
 }
 
 /*
+ * May the packet's UDP checksum stand for its ICRC (wire.rst, "Integrity:
+ * UDP checksum instead of ICRC")?  The QP offered it, the packet's mark
+ * says so, and its checksum is not zero and was verified: the UDP layer
+ * checks a non-zero checksum before the encap hook (or the netdev did, or
+ * the packet never left the host); a packet it did not vouch for goes
+ * through the ICRC check, which the zeroed ICRC field of a checksum-only
+ * packet fails.  skb->data is the UDP header.  Caller holds run_lock.
+ */
+static bool mroce_task_udp_csum(struct mroce_dpqp *dp,
+				const struct sk_buff *skb,
+				const struct mroce_rxpkt *pkt)
+{
+	const struct udphdr *uh = (const struct udphdr *)skb->data;
+
+	lockdep_assert_held(&dp->run_lock);
+	return mroce_nego_rx_csum(&dp->nego, &pkt->hdr.bth) && uh->check &&
+	       skb_csum_unnecessary(skb);
+}
+
+/*
  * mroce_rx_view reads of a received packet: @ctx is the skb, whose data
  * starts with the UDP header.
  */
@@ -238,10 +258,11 @@ static int mroce_task_skb_copy(const void *ctx, u32 off, void *buf, u32 n)
 }
 
 /*
- * Check a received packet with the core's mroce_rx_check(): transport
- * headers against the opcode table, ICRC, P_Key.  The headers are pulled
- * into the linear part; the payload stays where it is (page fragments from
- * a sender that transmits by reference, or a NIC's receive pages).
+ * Check a received packet with the core's mroce_rx_decode() and
+ * mroce_rx_verify(): transport headers against the opcode table, ICRC (or
+ * the UDP checksum standing for it), P_Key.  The headers are pulled into
+ * the linear part; the payload stays where it is (page fragments from a
+ * sender that transmits by reference, or a NIC's receive pages).
  * Returns 0 with @pkt filled, or a negative errno (drop).
  */
 static int mroce_task_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
@@ -250,6 +271,7 @@ static int mroce_task_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
 	u32 hlen, bth_off = sizeof(struct udphdr);
 	const struct mroce_opcode_info *op;
 	struct mroce_rx_view v;
+	bool csum;
 	int err;
 
 	/* A frag_list (GRO) is not walked below: make it linear. */
@@ -274,9 +296,15 @@ static int mroce_task_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
 	v.crc = mroce_task_skb_crc;
 	v.copy = mroce_task_skb_copy;
 	v.ctx = skb;
-	err = mroce_rx_check(&v, true, &pkt->hdr, &pkt->lo);
+	err = mroce_rx_decode(&v, &pkt->hdr, &pkt->lo);
 	if (err)
 		return err;
+	csum = mroce_task_udp_csum(dp, skb, pkt);
+	err = mroce_rx_verify(&v, &pkt->hdr, !csum);
+	if (err)
+		return err;
+	if (csum)
+		mroce_count(dp->mdev, MROCE_CNT_RX_UDP_CSUM);
 	pkt->skb = skb;
 	pkt->pay_off = bth_off + pkt->lo.hdr_len;
 	pkt->payload = NULL;

@@ -102,12 +102,48 @@ static ssize_t metaroce_mode_policy_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(metaroce_mode_policy);
 
+/*
+ * 1 (the default): new RC and UC connections offer the UDP checksum in
+ * place of the ICRC, used when the peer offers it too; 0: they keep the
+ * ICRC (Documentation/wire.rst, "Integrity: UDP checksum instead of
+ * ICRC").  A connection reads it once, when it enters RTR.
+ */
+static ssize_t metaroce_udp_csum_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	struct mroce_dev *mdev = rdma_device_to_drv_device(dev, struct mroce_dev,
+							    ibdev);
+
+	return sysfs_emit(buf, "%d\n", READ_ONCE(mdev->udp_csum));
+}
+
+static ssize_t metaroce_udp_csum_store(struct device *dev,
+				       struct device_attribute *attr,
+				       const char *buf, size_t count)
+{
+	struct mroce_dev *mdev = rdma_device_to_drv_device(dev, struct mroce_dev,
+							    ibdev);
+	bool on;
+
+	if (kstrtobool(buf, &on)) {
+		ibdev_warn_ratelimited(&mdev->ibdev,
+				       "metaroce_udp_csum: '%.*s' is not 0 or 1\n",
+				       (int)min_t(size_t, strcspn(buf, "\n"), 32),
+				       buf);
+		return -EINVAL;
+	}
+	WRITE_ONCE(mdev->udp_csum, on);
+	return count;
+}
+static DEVICE_ATTR_RW(metaroce_udp_csum);
+
 static struct attribute *mroce_dev_attrs[] = {
 	&dev_attr_metaroce_abi_version.attr,
 	&dev_attr_metaroce_objects.attr,
 	&dev_attr_metaroce_udp_port.attr,
 	&dev_attr_metaroce_nic_roce.attr,
 	&dev_attr_metaroce_mode_policy.attr,
+	&dev_attr_metaroce_udp_csum.attr,
 	NULL
 };
 

@@ -4,7 +4,9 @@
 # Hostile packets: inject.py sends hand-made RoCEv2 packets from the peer
 # namespace to MetaRoCE device 1 while mroce_dpcheck moves checked data
 # between the two MetaRoCE devices.  Each class of bad packet must raise
-# its counter; well-formed requests at the expected PSN that overrun the
+# its counter (a packet marked as protected by the UDP checksum but
+# carrying none must fail the ICRC check; one with a valid checksum is
+# accepted on it and reaches the PSN check: the live QPs offer it); well-formed requests at the expected PSN that overrun the
 # region or the receive (to a victim QP of mroce_dpneg -V) must put only
 # that QP in ERR and leave memory around it alone.  Forged packets from a
 # third host, or to an address that is not the QP's, must do nothing at
@@ -54,8 +56,9 @@ defer "touch $STOP; kill $tpid"
 # counter by inject.py (EXPECT there), three rounds of packets each.
 live() {
 	ip netns exec "$NS2" nice -n 10 $PY "$INJ" --src $DP_IP2 --dst $DP_IP1 --live "$DEV1" \
-		--count 3 short_bth short_hdr bad_icrc bad_opcode no_qp bad_pad \
-		bad_tver bad_pkey far_psn >"$DP_LOGS/inject-live.log" 2>&1
+		--count 3 short_bth short_hdr bad_icrc csum_zero csum_good \
+		bad_opcode no_qp bad_pad bad_tver bad_pkey far_psn \
+		>"$DP_LOGS/inject-live.log" 2>&1
 	while read -r line; do
 		case $line in
 		"ok "*) t_pass "${line#ok }" ;;

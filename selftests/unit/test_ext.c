@@ -395,9 +395,21 @@ TEST(ext_capability_mark)
 	/* The switch bit leaves the version readable. */
 	bth.resv7 |= MROCE_BTH_MR_SWITCHED;
 	EXPECT_EQ(mroce_bth_mark_ver(&bth), MROCE_XVER);
-	/* Reserved mark bits set: not a mark this version understands. */
-	bth.resv7 |= 0x10;
+	EXPECT_FALSE(mroce_bth_mark_csum(&bth));
+	/* The UDP checksum option leaves the version readable too. */
+	bth.resv7 |= MROCE_BTH_MR_CSUM;
+	EXPECT_EQ(mroce_bth_mark_ver(&bth), MROCE_XVER);
+	EXPECT_TRUE(mroce_bth_mark_csum(&bth));
+	mroce_bth_encode(p, &bth);
+	EXPECT_EQ(p[8], 0x80 | MROCE_BTH_MR_CAPABLE | MROCE_BTH_MR_SWITCHED |
+		  MROCE_BTH_MR_CSUM | MROCE_XVER);
+	/* Without bit 6 nothing is a mark, the option bit included. */
+	bth.resv7 = MROCE_BTH_MR_CSUM | MROCE_XVER;
 	EXPECT_EQ(mroce_bth_mark_ver(&bth), 0);
+	EXPECT_FALSE(mroce_bth_mark_csum(&bth));
+	/* A mark without a version is no mark either. */
+	bth.resv7 = MROCE_BTH_MR_CAPABLE | MROCE_BTH_MR_CSUM;
+	EXPECT_FALSE(mroce_bth_mark_csum(&bth));
 	bth.resv7 = MROCE_XVER;
 	EXPECT_EQ(mroce_bth_mark_ver(&bth), 0);
 }

@@ -58,6 +58,18 @@ ZROWS=(
 )
 ZPARAM=/sys/module/metaroce/parameters/tx_zcopy
 
+# Rows measured once more per round on MetaRoCE with the UDP checksum
+# option off on both devices (sysfs metaroce_udp_csum=0), as stack
+# "metaroce-icrc": both QPs are in metaroce mode either way (policy auto),
+# but these protect every packet with the software ICRC, where the rows
+# above use the UDP checksum, which the veth takes as verified without
+# computing it (Documentation/wire.rst, "Integrity").
+CROWS=(
+	"ib_write_bw 64 KiB|ib_write_bw|65536|400|bw|1"
+	"ib_send_bw 64 KiB|ib_send_bw|65536|400|bw|1"
+	"ib_read_bw 64 KiB|ib_read_bw|65536|400|bw|1"
+)
+
 die() { echo "bench: $*" >&2; exit 1; }
 
 if [ -n "${MROCE_T_BENCH_ONLY:-}" ]; then
@@ -72,6 +84,11 @@ if [ -n "${MROCE_T_BENCH_ONLY:-}" ]; then
 		[[ ${row%%|*} =~ $MROCE_T_BENCH_ONLY ]] && kept+=("$row")
 	done
 	ZROWS=("${kept[@]}")
+	kept=()
+	for row in "${CROWS[@]}"; do
+		[[ ${row%%|*} =~ $MROCE_T_BENCH_ONLY ]] && kept+=("$row")
+	done
+	CROWS=("${kept[@]}")
 fi
 
 for t in ib_write_bw ib_send_bw ib_read_bw ib_write_lat ib_send_lat rdma; do
@@ -138,6 +155,22 @@ stack_down() {
 	return 0
 }
 
+# udp_csum 0|1: the UDP checksum option of both MetaRoCE devices.
+udp_csum() {
+	echo "$1" >"/sys/class/infiniband/$DA/metaroce_udp_csum" &&
+		echo "$1" >"/sys/class/infiniband/$DB/metaroce_udp_csum"
+}
+
+# csum_per_msg STACK ROW: packets sent with the UDP checksum per message,
+# mean over the rounds' counts.txt of STACK's runs of ROW ("-" if none).
+csum_per_msg() {
+	local tool size qps
+	IFS='|' read -r _ tool size _ _ qps <<<"$2"
+	cat "$LOGS/$1-$tool-$size-q$qps"-*.counts.txt 2>/dev/null |
+		awk '$1 == "tx_udp_csum_packets:" { n++; s += $2 }
+		     END { if (n) printf "%.2f\n", s / n; else print "-" }'
+}
+
 ctxt() { awk '/^ctxt/ { print $2 }' /proc/stat; }
 # Send doorbell system calls of both MetaRoCE devices (0 for rxe, which
 # has no such counter: its provider makes one per ibv_post_send()).
@@ -168,7 +201,7 @@ counts() {
 	# MetaRoCE's own: task runs in a worker, doorbells and packets that
 	# found a task busy, both devices (absent for rxe).
 	local d c v n
-	for c in task_worker_runs task_busy; do
+	for c in task_worker_runs task_busy tx_udp_csum_packets; do
 		n=0
 		for d in "$DA" "$DB"; do
 			read -r v 2>/dev/null <"/sys/class/infiniband/$d/ports/1/hw_counters/$c" || continue
@@ -293,6 +326,14 @@ for round in $(seq "$RUNS"); do
 			done
 			echo "$zc" >$ZPARAM
 		fi
+		if [ $stack = metaroce ] && [ ${#CROWS[@]} -gt 0 ]; then
+			udp_csum 0 || die "cannot turn metaroce_udp_csum off"
+			for row in "${CROWS[@]}"; do
+				v=$(measure metaroce-icrc "$row" "$round")
+				echo "metaroce-icrc|${row%%|*}|$round|$v" | tee -a "$RAW"
+			done
+			udp_csum 1
+		fi
 		stack_down $stack
 	done
 done
@@ -333,6 +374,35 @@ if [ -x "$DPCHECK" ]; then
 	[ "$r" != - ] && [ "$m" != - ] &&
 		SYNC="$SYNC, ratio $(awk -v a="$m" -v b="$r" 'BEGIN { printf "%.2f", a / b }')"
 fi
+
+# What the ICRC's CRC-32 costs in this kernel, per 1 KiB and 4 KiB packet:
+# the kernel's own hash speed test (tcrypt mode=300, one second per block
+# size) of "crc32", the transform the module computes the ICRC with
+# (mroce_crc.c; crc32-pclmul where the CPU has carry-less multiply), and of
+# crc32-generic, the table fallback.  tcrypt always refuses to stay loaded.
+icrc_cost() {
+	local alg=$1 out
+	dmesg -C
+	modprobe tcrypt mode=300 alg="$alg" sec=1 2>/dev/null
+	out=$(dmesg)
+	awk -v alg="$alg" '
+		/testing speed of/ && match($0, /\(([^)]*)\)/) {
+			drv = substr($0, RSTART + 1, RLENGTH - 2) }
+		# The result is a record of its own after its header line.
+		/byte blocks/ { cur = "" }
+		/\( *1024 byte blocks, *1024 bytes per update/ { cur = 1 }
+		/\( *4096 byte blocks, *4096 bytes per update/ { cur = 4 }
+		cur && match($0, /[0-9]+ opers\/sec/) {
+			ns = 1e9 / substr($0, RSTART, RLENGTH - 10)
+			if (cur == 1) k1 = ns; else k4 = ns
+			cur = ""
+		}
+		END {
+			if (!k1 || !k4) { print alg ": not measured (no tcrypt)"; exit }
+			printf "%s (%s): %.0f ns per 1 KiB, %.0f ns per 4 KiB\n", alg, drv, k1, k4
+		}' <<<"$out"
+}
+ICRC_COST="$(icrc_cost crc32); $(icrc_cost crc32-generic)"
 
 {
 	echo "# MetaRoCE vs rdma_rxe: perftest side by side"
@@ -403,11 +473,36 @@ fi
 			echo "| $name | $c | $z | $ratio | $cu | $zu |"
 		done
 	fi
+	if [ ${#CROWS[@]} -gt 0 ] && grep -q '^metaroce-icrc|' "$RAW"; then
+		echo
+		echo "Integrity between MetaRoCE peers: MetaRoCE as above (metaroce mode, packets"
+		echo "protected by the UDP checksum, which the veth takes as verified) against"
+		echo "the same with metaroce_udp_csum=0 on both devices (every packet protected"
+		echo "by the software ICRC, as in RoCEv2), same rounds.  UDP-csum pkts/msg: packets"
+		echo "sent with the UDP checksum per message (counter tx_udp_csum_packets)."
+		echo
+		echo "| test | ICRC | UDP checksum | ratio | CPU ms/MiB ICRC | CPU ms/MiB UDP checksum | UDP-csum pkts/msg ICRC | UDP-csum pkts/msg UDP checksum |"
+		echo "|---|---|---|---|---|---|---|---|"
+		for row in "${CROWS[@]}"; do
+			name=${row%%|*}
+			c=$(grep -F "metaroce-icrc|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
+			z=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
+			cu=$(grep -F "metaroce-icrc|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
+			zu=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
+			ratio=-
+			[ "$c" != - ] && [ "$z" != - ] &&
+				ratio=$(awk -v a="$z" -v b="$c" 'BEGIN { printf "%.2f", a / b }')
+			echo "| $name | $c | $z | $ratio | $cu | $zu | $(csum_per_msg metaroce-icrc "$row") | $(csum_per_msg metaroce "$row") |"
+		done
+	fi
 	echo
 	echo "Round trip of a 2-byte WRITE inside one system call (one process on"
 	echo "CPU 0 owning both QPs, "'`mroce_dpcheck -L`'", median of $RUNS rounds): $SYNC."
 	echo
 	echo "Offset in a large region: $MROFF."
+	echo
+	echo "CRC-32 of the ICRC in this VM's kernel (tcrypt hash speed test, one"
+	echo "update per block): $ICRC_COST."
 	echo
 	if [ -f "$ROOT/tools/bench/notes.md" ]; then
 		cat "$ROOT/tools/bench/notes.md"

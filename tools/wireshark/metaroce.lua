@@ -50,6 +50,8 @@ f.mark = ProtoField.uint8("metaroce.mark.ver",
 	"MetaRoCE capability mark, highest version", base.DEC)
 f.switched = ProtoField.bool("metaroce.mark.switched",
 	"In the sender's MetaRoCE span", 8, nil, 0x20)
+f.udp_csum = ProtoField.bool("metaroce.mark.udp_csum",
+	"Offers the UDP checksum instead of the ICRC", 8, nil, 0x10)
 f.ver = ProtoField.uint8("metaroce.ver", "Version", base.DEC, nil, 0xf0)
 f.flags = ProtoField.uint8("metaroce.flags", "Flags", base.HEX)
 f.first = ProtoField.bool("metaroce.flags.first", "First", 8, nil, 0x80)
@@ -75,7 +77,7 @@ f.ieth = ProtoField.uint32("metaroce.ieth.rkey", "Invalidate R_Key",
 f.payload = ProtoField.bytes("metaroce.payload", "Payload")
 f.icrc = ProtoField.uint32("metaroce.icrc", "ICRC", base.HEX)
 f.icrc_status = ProtoField.string("metaroce.icrc.status",
-	"ICRC status (good, bad, unverified)")
+	"ICRC status (good, bad, unverified, udp-csum)")
 
 local e_malformed = ProtoExpert.new("metaroce.malformed",
 	"Malformed MetaRoCE packet", expert.group.MALFORMED,
@@ -237,8 +239,17 @@ end
 -- Under @it, whether the ICRC at the end of @tvb is right.  The ICRC
 -- field shows the bytes as they are on the wire (like the InfiniBand
 -- dissector's "Invariant CRC"); the CRC register is stored LSB first.
-local function icrc_item(it, tvb)
+--
+-- A packet whose mark offers the UDP checksum and whose UDP checksum is not
+-- zero is protected by that checksum, not the ICRC (wire.rst, "Integrity:
+-- UDP checksum instead of ICRC"): its ICRC field is zero, "udp-csum".
+local function icrc_item(it, tvb, csum)
 	if not p.prefs.check_icrc then return end
+	local udp = last_range(udp_field)
+	if csum and udp and udp:get_index(6) + udp:get_index(7) ~= 0 then
+		it:add(f.icrc_status, "udp-csum")
+		return
+	end
 	local good = icrc_check(tvb, tvb:len() - ICRC_LEN)
 	if good == nil then
 		it:add(f.icrc_status, "unverified")
@@ -297,16 +308,20 @@ function p.dissector(tvb, pinfo, tree)
 	local n = roce and roce:call(tvb, pinfo, tree) or 0
 	-- RoCEv2 packet: Wireshark 4.0's InfiniBand dissector does not check
 	-- the ICRC, so check it here; show the capability mark (Resv7 bit 6,
-	-- version in bits 3:0, switch bit 5) when it is set.
+	-- version in bits 3:0, switch bit 5, UDP checksum option bit 4) when
+	-- it is set.
 	if tvb:len() >= BTH_LEN + ICRC_LEN then
 		local t = tree:add(p, tvb(), "MetaRoCE checks of a RoCEv2 packet")
 		local r7 = bit32.band(tvb(8, 1):uint(), 0x7f)
-		if bit32.band(r7, 0x50) == 0x40 then
+		local csum = false
+		if bit32.band(r7, 0x40) == 0x40 and bit32.band(r7, 0x0f) ~= 0 then
 			t:add(f.mark, tvb(8, 1), bit32.band(r7, 0x0f))
 			t:add(f.switched, tvb(8, 1))
+			t:add(f.udp_csum, tvb(8, 1))
+			csum = bit32.band(r7, 0x10) ~= 0
 		end
 		icrc_item(t:add(f.icrc, tvb(tvb:len() - ICRC_LEN, ICRC_LEN)),
-			tvb)
+			tvb, csum)
 	end
 	return n
 end

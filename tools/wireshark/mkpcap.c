@@ -9,7 +9,9 @@
  * After the MetaRoCE packets come a RoCEv2 ACK carrying the capability
  * mark, each IP packet given in hex (e.g. a captured rxe packet from
  * selftests/vectors), and then the MetaRoCE ACK again, first with a wrong
- * ICRC, then with a reserved MXH flag bit set; all in Ethernet frames.
+ * ICRC, then with a reserved MXH flag bit set; last the marked RoCEv2 ACK
+ * in the UDP checksum form, with a checksum and without; all in Ethernet
+ * frames.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +198,62 @@ static void marked_roce_ack(void)
 	pcap_frame(ip, len, false);
 }
 
+/* Ones' complement sum of @len bytes (RFC 1071), not folded. */
+static u32 sum16(u32 sum, const u8 *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += mroce_get_be16(p + i);
+	if (len & 1)
+		sum += p[len - 1] << 8;
+	return sum;
+}
+
+/*
+ * The marked ACK in the UDP checksum form (wire.rst, "Integrity"): the
+ * mark offers the option, the ICRC field is zero and, when @csum, the UDP
+ * checksum covers the packet; without it the checksum is zero, so the
+ * zero ICRC is what a receiver must check (and finds bad).
+ */
+static void csum_roce_ack(bool csum)
+{
+	struct mroce_pkt pkt = { 0 };
+	u8 ip[FRAME_MAX];
+	u32 sum;
+	int len;
+
+	pkt.net.ttl = 64;
+	pkt.net.frag_off = MROCE_IPV4_DF;
+	memcpy(pkt.net.saddr, (u8[]){ 10, 77, 0, 2 }, 4);
+	memcpy(pkt.net.daddr, (u8[]){ 10, 77, 0, 1 }, 4);
+	pkt.net.sport = 0xc001;
+	pkt.net.dport = MROCE_ROCEV2_UDP_PORT;
+	pkt.hdr.bth.opcode = MROCE_OP_RC_ACKNOWLEDGE;
+	pkt.hdr.bth.pkey = 0xffff;
+	pkt.hdr.bth.dqpn = 0x12;
+	pkt.hdr.bth.psn = 0x43;
+	mroce_bth_set_mark(&pkt.hdr.bth, MROCE_XVER);
+	pkt.hdr.bth.resv7 |= MROCE_BTH_MR_CSUM;
+	pkt.hdr.aeth.syndrome = 0x1f;
+	len = mroce_pkt_encode(ip, sizeof(ip), &pkt, NULL);
+	if (len < 0)
+		exit(1);
+	memset(ip + len - MROCE_ICRC_LEN, 0, MROCE_ICRC_LEN);
+	mroce_put_be16(ip + MROCE_IPV4_HDR_LEN + 6, 0);
+	if (csum) {
+		/* Pseudo-header: addresses, protocol, UDP length. */
+		sum = sum16(0, ip + 12, 8) + 17 + (len - MROCE_IPV4_HDR_LEN);
+		sum = sum16(sum, ip + MROCE_IPV4_HDR_LEN,
+			    len - MROCE_IPV4_HDR_LEN);
+		while (sum >> 16)
+			sum = (sum & 0xffff) + (sum >> 16);
+		sum = ~sum & 0xffff;
+		mroce_put_be16(ip + MROCE_IPV4_HDR_LEN + 6, sum ? sum : 0xffff);
+	}
+	pcap_frame(ip, len, false);
+}
+
 static void hex_packet(const char *hex)
 {
 	u8 ip[FRAME_MAX];
@@ -229,5 +287,8 @@ int main(int argc, char **argv)
 	icrc_xor = 0;
 	mxh_flags_or = 0x01;
 	ack_packet();
+	/* The marked ACK protected by the UDP checksum, then without it. */
+	csum_roce_ack(true);
+	csum_roce_ack(false);
 	return fclose(out) ? 1 : 0;
 }

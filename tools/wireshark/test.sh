@@ -4,7 +4,8 @@
 # The MetaRoCE dissector (metaroce.lua) on a pcap written by mkpcap, which
 # uses the transport core's encoders: every packet kind decodes to the
 # fields it was built with; a reserved opcode, a truncated header, a wrong
-# ICRC and a reserved bit are flagged; RoCEv2 packets (rxe's over IPv4 and
+# ICRC and a reserved bit are flagged; a RoCEv2 packet protected by the
+# UDP checksum instead of the ICRC is told apart; RoCEv2 packets (rxe's over IPv4 and
 # IPv6, one carrying the capability mark) still go to Wireshark's
 # InfiniBand dissector unchanged; the script's own ICRC check agrees with
 # the core's and rxe's and can be turned off; and `make install` puts the
@@ -115,6 +116,20 @@ frame_like 14 'opcode=0xc7 *icrc.status=bad*ICRC mismatch' \
 	"MR_ACK with a wrong ICRC flagged"
 frame_like 15 'opcode=0xc7 *icrc.status=good*Reserved bits set*' \
 	"MR_ACK with a reserved MXH flag bit flagged"
+frame_like 16 'icrc.status=udp-csum mark.ver=1 infiniband.bth.opcode=17 infiniband.bth.psn=67*' \
+	"marked ACK with the UDP checksum option and a UDP checksum: udp-csum"
+frame_like 17 'icrc.status=bad mark.ver=1 infiniband.bth.opcode=17 infiniband.bth.psn=67*' \
+	"the same with a zero UDP checksum: the zero ICRC is checked, bad"
+
+# mkpcap's UDP checksum of frame 16 is one Wireshark's UDP dissector finds
+# good (1), and frame 17 carries none (3: not present).
+st=$(tsh -o udp.check_checksum:TRUE -Y 'frame.number >= 16' \
+	-e udp.checksum.status | tr '\n' ' ')
+if [ "$st" = "1 3 " ]; then
+	ok "frames 16 and 17: UDP checksum good, and absent"
+else
+	nok "frames 16 and 17: UDP checksum good, and absent (status '$st')"
+fi
 
 # RoCEv2 frames: the InfiniBand dissector's fields are the same with and
 # without the script.

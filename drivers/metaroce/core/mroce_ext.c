@@ -409,8 +409,13 @@ void mroce_bth_set_mark(struct mroce_bth *bth, u8 ver)
 /* The version a marked BTH announces, 0 if it carries no valid mark. */
 u8 mroce_bth_mark_ver(const struct mroce_bth *bth)
 {
-	if (!(bth->resv7 & MROCE_BTH_MR_CAPABLE) ||
-	    bth->resv7 & MROCE_BTH_MR_RSVD_MASK)
+	if (!(bth->resv7 & MROCE_BTH_MR_CAPABLE))
 		return 0;
 	return bth->resv7 & MROCE_BTH_MR_VER_MASK;
+}
+
+/* Does @bth carry a valid mark that offers the UDP checksum option? */
+bool mroce_bth_mark_csum(const struct mroce_bth *bth)
+{
+	return mroce_bth_mark_ver(bth) && (bth->resv7 & MROCE_BTH_MR_CSUM);
 }

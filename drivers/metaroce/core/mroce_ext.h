@@ -63,12 +63,14 @@ static inline bool mroce_xop_is_ext(u8 opcode)
  * Capability mark in BTH Resv7 (byte 8 bits 6:0, ICRC covered): bit 6 says
  * the sender can use MetaRoCE mode, bits 3:0 its highest version; bit 5, on
  * requests, that the PSN is in the sender's MetaRoCE span (wire.rst,
- * "Switch PSN").
+ * "Switch PSN"); bit 4 that the sender takes the UDP checksum instead of
+ * the ICRC, and that this packet may be protected that way (wire.rst,
+ * "Integrity: UDP checksum instead of ICRC").
  */
 #define MROCE_BTH_MR_CAPABLE		0x40
 #define MROCE_BTH_MR_SWITCHED		0x20
+#define MROCE_BTH_MR_CSUM		0x10
 #define MROCE_BTH_MR_VER_MASK		0x0f
-#define MROCE_BTH_MR_RSVD_MASK		0x10
 
 /* The MetaRoCE headers, in wire order after the BTH. */
 enum mroce_xext {
@@ -143,5 +145,6 @@ bool mroce_ext_sack_test(const struct mroce_sackh *x, unsigned int i);
 
 void mroce_bth_set_mark(struct mroce_bth *bth, u8 ver);
 u8 mroce_bth_mark_ver(const struct mroce_bth *bth);
+bool mroce_bth_mark_csum(const struct mroce_bth *bth);
 
 #endif /* MROCE_EXT_H */

@@ -172,10 +172,11 @@ static int mroce_pkt_copy(const void *ctx, u32 off, void *buf, u32 n)
  * @len: bytes available at @p
  * @pkt: the decoded packet
  *
- * The transport part is checked by mroce_rx_check(), as the kernel module
- * checks every packet it receives.
+ * The transport part is checked by mroce_rx_decode() and mroce_rx_verify(),
+ * as the kernel module checks every packet it receives.
  *
- * Return: 0; the errors of mroce_ipudp_decode() and mroce_rx_check();
+ * Return: 0; the errors of mroce_ipudp_decode(), mroce_rx_decode() and
+ * mroce_rx_verify();
  * -EPROTO if the UDP destination port is not RoCEv2's; -EBADMSG if the
  * IPv4 header checksum does not match.
  */
@@ -200,7 +201,9 @@ int mroce_pkt_decode(const u8 *p, size_t len, struct mroce_pkt *pkt)
 	v.crc = mroce_pkt_crc;
 	v.copy = mroce_pkt_copy;
 	v.ctx = p + net->hdr_len;
-	err = mroce_rx_check(&v, true, &pkt->hdr, &pkt->lo);
+	err = mroce_rx_decode(&v, &pkt->hdr, &pkt->lo);
+	if (!err)
+		err = mroce_rx_verify(&v, &pkt->hdr, true);
 	if (err)
 		return err;
 	pkt->pay_off = net->hdr_len + pkt->lo.hdr_len;

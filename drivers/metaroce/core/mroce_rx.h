@@ -9,7 +9,10 @@
  * The caller describes where the bytes are: the IP header, then the UDP
  * header and the transport headers back to back and readable, and the
  * rest (payload, pad, ICRC) through two functions that read by offset from
- * the BTH.
+ * the BTH.  Two steps: the headers first (mroce_rx_decode()), then the
+ * integrity and the partition (mroce_rx_verify()), so that the kernel can
+ * decide in between, from the headers and the QP, whether the UDP checksum
+ * stands for the ICRC.
  */
 #ifndef MROCE_RX_H
 #define MROCE_RX_H
@@ -35,7 +38,9 @@ static inline const u8 *mroce_rx_bth(const struct mroce_rx_view *v)
 	       MROCE_UDP_HDR_LEN;
 }
 
-int mroce_rx_check(const struct mroce_rx_view *v, bool icrc,
-		   struct mroce_hdr *h, struct mroce_hdr_layout *lo);
+int mroce_rx_decode(const struct mroce_rx_view *v, struct mroce_hdr *h,
+		    struct mroce_hdr_layout *lo);
+int mroce_rx_verify(const struct mroce_rx_view *v, const struct mroce_hdr *h,
+		    bool icrc);
 
 #endif /* MROCE_RX_H */
