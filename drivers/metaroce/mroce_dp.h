@@ -307,6 +307,10 @@ static inline bool mroce_qp_is_rc(const struct mroce_qp *qp)
 	return qp->ibqp.qp_type == IB_QPT_RC;
 }
 
+/* mroce_recv.c */
+void mroce_recv_one(struct mroce_dpqp *dp, struct sk_buff *skb,
+		    enum ib_qp_state state);
+
 /* mroce_task.c */
 void mroce_task_init(struct mroce_dpqp *dp);
 void mroce_task_stop(struct mroce_dpqp *dp);
