@@ -343,7 +343,8 @@ static inline u8 mroce_padcnt(u32 len)
 struct sk_buff *mroce_tx_alloc(struct mroce_dev *mdev, const struct mroce_av *av,
 			       u8 opcode, u32 plen, u8 **payload, gfp_t gfp);
 bool mroce_tx_zcopy_ok(struct mroce_dev *mdev, u32 plen);
-int mroce_tx_trailer(struct sk_buff *skb, u32 plen);
+struct sk_buff *mroce_tx_zcopy_done(struct mroce_dev *mdev,
+				    struct sk_buff *skb, u32 plen, int *err);
 int mroce_tx_send(struct mroce_dev *mdev, const struct mroce_av *av,
 		  struct dst_cache *dst, u16 sport, struct mroce_hdr *h,
 		  struct sk_buff *skb);

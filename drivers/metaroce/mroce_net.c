@@ -208,7 +208,7 @@ bool mroce_tx_zcopy_ok(struct mroce_dev *mdev, u32 plen)
  * @opcode: BTH opcode, for the length of the transport headers
  * @plen: payload bytes
  * @payload: where the caller writes the payload; NULL when the caller
- *	attaches it as page fragments, then mroce_tx_trailer()
+ *	attaches it as page fragments, then mroce_tx_zcopy_done()
  * @gfp: allocation flags: GFP_ATOMIC from the task (which holds a spinlock,
  *	in softirq or with BH disabled)
  *
@@ -246,8 +246,8 @@ struct sk_buff *mroce_tx_alloc(struct mroce_dev *mdev, const struct mroce_av *av
 	return skb;
 }
 
-/**
- * mroce_tx_trailer() - end a packet whose payload is in page fragments
+/*
+ * End a packet whose payload is in page fragments:
  * @skb: from mroce_tx_alloc() without @payload, its @plen payload bytes
  *	attached (mroce_sge_frags(), mroce_rkey_frags())
  * @plen: those bytes
@@ -255,7 +255,7 @@ struct sk_buff *mroce_tx_alloc(struct mroce_dev *mdev, const struct mroce_av *av
  * Appends the pad and the ICRC room (zeroed) as one more fragment, from
  * the per-CPU page fragment cache.  Returns 0 or -ENOMEM.
  */
-int mroce_tx_trailer(struct sk_buff *skb, u32 plen)
+static int mroce_tx_trailer(struct sk_buff *skb, u32 plen)
 {
 	u32 len = mroce_padcnt(plen) + MROCE_ICRC_LEN;
 	struct page *page;
@@ -274,6 +274,32 @@ int mroce_tx_trailer(struct sk_buff *skb, u32 plen)
 	skb->data_len += len;
 	skb->truesize += len;
 	return 0;
+}
+
+/**
+ * mroce_tx_zcopy_done() - finish an skb whose payload went by reference
+ * @mdev: the device
+ * @skb: from mroce_tx_alloc() without payload room
+ * @plen: payload bytes
+ * @err: what attaching them as fragments returned (mroce_sge_frags(),
+ *	mroce_rkey_frags()); set on failure
+ *
+ * Adds the pad and the ICRC room (mroce_tx_trailer()) and counts the
+ * packet in tx_zcopy_packets.
+ *
+ * Return: @skb, or NULL with *@err set and the skb freed.
+ */
+struct sk_buff *mroce_tx_zcopy_done(struct mroce_dev *mdev,
+				    struct sk_buff *skb, u32 plen, int *err)
+{
+	if (!*err)
+		*err = mroce_tx_trailer(skb, plen);
+	if (*err) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	mroce_count(mdev, MROCE_CNT_TX_ZCOPY);
+	return skb;
 }
 
 /*

@@ -336,14 +336,7 @@ static struct sk_buff *mroce_req_skb_zcopy(struct mroce_dpqp *dp,
 	}
 	*err = mroce_sge_frags(dp, mroce_swqe_sges(s), s->wqe.num_sge,
 			       off, skb, plen);
-	if (!*err)
-		*err = mroce_tx_trailer(skb, plen);
-	if (*err) {
-		kfree_skb(skb);
-		return NULL;
-	}
-	mroce_count(dp->mdev, MROCE_CNT_TX_ZCOPY);
-	return skb;
+	return mroce_tx_zcopy_done(dp->mdev, skb, plen, err);
 }
 
 /*

@@ -327,15 +327,10 @@ static struct sk_buff *mroce_resp_read_skb(struct mroce_dpqp *dp, u8 opcode,
 		}
 		*err = mroce_rkey_frags(dp, rd->rkey, rd->va + off, skb, plen,
 					IB_ACCESS_REMOTE_READ);
-		if (!*err)
-			*err = mroce_tx_trailer(skb, plen);
-		if (!*err) {
-			mroce_count(dp->mdev, MROCE_CNT_TX_ZCOPY);
+		skb = mroce_tx_zcopy_done(dp->mdev, skb, plen, err);
+		/* A region that cannot go by reference is copied. */
+		if (skb || *err != -EOPNOTSUPP)
 			return skb;
-		}
-		kfree_skb(skb);
-		if (*err != -EOPNOTSUPP)
-			return NULL;
 	}
 	skb = mroce_tx_alloc(dp->mdev, &dp->av, opcode, plen, &payload,
 			     GFP_ATOMIC);
