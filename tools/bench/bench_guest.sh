@@ -70,25 +70,36 @@ CROWS=(
 	"ib_read_bw 64 KiB|ib_read_bw|65536|400|bw|1"
 )
 
+# Rows measured once more per round on MetaRoCE with the transport mode
+# policy roce on both devices (sysfs metaroce_mode_policy), as stack
+# "metaroce-roce": plain RoCEv2 between two MetaRoCE devices (go-back-N,
+# ICRC, no mark), what a MetaRoCE QP does with any RoCE peer.
+RROWS=(
+	"ib_write_bw 64 KiB|ib_write_bw|65536|400|bw|1"
+	"ib_send_bw 64 KiB|ib_send_bw|65536|400|bw|1"
+	"ib_read_bw 64 KiB|ib_read_bw|65536|400|bw|1"
+	"ib_write_lat 2 B|ib_write_lat|2|2000|lat|1"
+)
+
 die() { echo "bench: $*" >&2; exit 1; }
 
+# only_rows NAME: keep the rows of array NAME that MROCE_T_BENCH_ONLY matches.
+only_rows() {
+	local -n rows=$1
+	local kept=() row
+
+	for row in "${rows[@]}"; do
+		[[ ${row%%|*} =~ $MROCE_T_BENCH_ONLY ]] && kept+=("$row")
+	done
+	rows=("${kept[@]}")
+}
+
 if [ -n "${MROCE_T_BENCH_ONLY:-}" ]; then
-	kept=()
-	for row in "${ROWS[@]}"; do
-		[[ ${row%%|*} =~ $MROCE_T_BENCH_ONLY ]] && kept+=("$row")
-	done
-	[ ${#kept[@]} -gt 0 ] || die "no row matches '$MROCE_T_BENCH_ONLY'"
-	ROWS=("${kept[@]}")
-	kept=()
-	for row in "${ZROWS[@]}"; do
-		[[ ${row%%|*} =~ $MROCE_T_BENCH_ONLY ]] && kept+=("$row")
-	done
-	ZROWS=("${kept[@]}")
-	kept=()
-	for row in "${CROWS[@]}"; do
-		[[ ${row%%|*} =~ $MROCE_T_BENCH_ONLY ]] && kept+=("$row")
-	done
-	CROWS=("${kept[@]}")
+	only_rows ROWS
+	[ ${#ROWS[@]} -gt 0 ] || die "no row matches '$MROCE_T_BENCH_ONLY'"
+	only_rows ZROWS
+	only_rows CROWS
+	only_rows RROWS
 fi
 
 for t in ib_write_bw ib_send_bw ib_read_bw ib_write_lat ib_send_lat rdma; do
@@ -161,6 +172,12 @@ udp_csum() {
 		echo "$1" >"/sys/class/infiniband/$DB/metaroce_udp_csum"
 }
 
+# mode_policy auto|roce|metaroce: the transport mode policy of both devices.
+mode_policy() {
+	echo "$1" >"/sys/class/infiniband/$DA/metaroce_mode_policy" &&
+		echo "$1" >"/sys/class/infiniband/$DB/metaroce_mode_policy"
+}
+
 # csum_per_msg STACK ROW: packets sent with the UDP checksum per message,
 # mean over the rounds' counts.txt of STACK's runs of ROW ("-" if none).
 csum_per_msg() {
@@ -169,6 +186,41 @@ csum_per_msg() {
 	cat "$LOGS/$1-$tool-$size-q$qps"-*.counts.txt 2>/dev/null |
 		awk '$1 == "tx_udp_csum_packets:" { n++; s += $2 }
 		     END { if (n) printf "%.2f\n", s / n; else print "-" }'
+}
+
+# vs_table STACK LABEL MAIN_LABEL EXTRA ROW...: a table of ROWs, STACK
+# (LABEL) against MetaRoCE as measured in the main rows (MAIN_LABEL):
+# medians, ratio MetaRoCE / STACK, CPU ms per MiB.  EXTRA, when not "-",
+# names a function that prints the header of more columns when given
+# "head", their cells ("| a | b ") when given a row.
+vs_table() {
+	local stack=$1 label=$2 main=$3 extra=$4 row name c z cu zu ratio
+	local head="| test | $label | $main | ratio | CPU ms/MiB $label | CPU ms/MiB $main "
+	local rule="|---|---|---|---|---|---"
+	shift 4
+	[ "$extra" != - ] && head+=$($extra head) && rule+="|---|---"
+	echo "$head|"
+	echo "$rule|"
+	for row in "$@"; do
+		name=${row%%|*}
+		c=$(grep -F "$stack|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
+		z=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
+		cu=$(grep -F "$stack|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
+		zu=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
+		ratio=-
+		[ "$c" != - ] && [ "$z" != - ] &&
+			ratio=$(awk -v a="$z" -v b="$c" 'BEGIN { printf "%.2f", a / b }')
+		echo "| $name | $c | $z | $ratio | $cu | $zu $([ "$extra" = - ] || $extra "$row")|"
+	done
+}
+
+# csum_cells head|ROW: the UDP-checksum columns of the integrity table.
+csum_cells() {
+	if [ "$1" = head ]; then
+		echo "| UDP-csum pkts/msg ICRC | UDP-csum pkts/msg UDP checksum "
+	else
+		echo "| $(csum_per_msg metaroce-icrc "$1") | $(csum_per_msg metaroce "$1") "
+	fi
 }
 
 ctxt() { awk '/^ctxt/ { print $2 }' /proc/stat; }
@@ -334,6 +386,14 @@ for round in $(seq "$RUNS"); do
 			done
 			udp_csum 1
 		fi
+		if [ $stack = metaroce ] && [ ${#RROWS[@]} -gt 0 ]; then
+			mode_policy roce || die "cannot set policy roce"
+			for row in "${RROWS[@]}"; do
+				v=$(measure metaroce-roce "$row" "$round")
+				echo "metaroce-roce|${row%%|*}|$round|$v" | tee -a "$RAW"
+			done
+			mode_policy auto
+		fi
 		stack_down $stack
 	done
 done
@@ -459,19 +519,16 @@ ICRC_COST="$(icrc_cost crc32); $(icrc_cost crc32-generic)"
 		echo "or more sent from the memory region's pages by reference) against"
 		echo "MetaRoCE with tx_zcopy=0 (every payload copied into the skb), same rounds."
 		echo
-		echo "| test | copy | by reference | ratio | CPU ms/MiB copy | CPU ms/MiB by reference |"
-		echo "|---|---|---|---|---|---|"
-		for row in "${ZROWS[@]}"; do
-			name=${row%%|*}
-			c=$(grep -F "metaroce-copy|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
-			z=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
-			cu=$(grep -F "metaroce-copy|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
-			zu=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
-			ratio=-
-			[ "$c" != - ] && [ "$z" != - ] &&
-				ratio=$(awk -v a="$z" -v b="$c" 'BEGIN { printf "%.2f", a / b }')
-			echo "| $name | $c | $z | $ratio | $cu | $zu |"
-		done
+		vs_table metaroce-copy copy "by reference" - "${ZROWS[@]}"
+	fi
+	if [ ${#RROWS[@]} -gt 0 ] && grep -q '^metaroce-roce|' "$RAW"; then
+		echo
+		echo "Transport mode: MetaRoCE as above (two MetaRoCE devices, policy auto:"
+		echo "metaroce mode) against the same devices with policy roce on both"
+		echo "(plain RoCEv2: go-back-N, ICRC, no mark), same rounds.  Bandwidth in"
+		echo "MB/s, latency in usec; ratio = metaroce mode / roce mode."
+		echo
+		vs_table metaroce-roce "roce mode" "metaroce mode" - "${RROWS[@]}"
 	fi
 	if [ ${#CROWS[@]} -gt 0 ] && grep -q '^metaroce-icrc|' "$RAW"; then
 		echo
@@ -481,19 +538,7 @@ ICRC_COST="$(icrc_cost crc32); $(icrc_cost crc32-generic)"
 		echo "by the software ICRC, as in RoCEv2), same rounds.  UDP-csum pkts/msg: packets"
 		echo "sent with the UDP checksum per message (counter tx_udp_csum_packets)."
 		echo
-		echo "| test | ICRC | UDP checksum | ratio | CPU ms/MiB ICRC | CPU ms/MiB UDP checksum | UDP-csum pkts/msg ICRC | UDP-csum pkts/msg UDP checksum |"
-		echo "|---|---|---|---|---|---|---|---|"
-		for row in "${CROWS[@]}"; do
-			name=${row%%|*}
-			c=$(grep -F "metaroce-icrc|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
-			z=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
-			cu=$(grep -F "metaroce-icrc|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
-			zu=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
-			ratio=-
-			[ "$c" != - ] && [ "$z" != - ] &&
-				ratio=$(awk -v a="$z" -v b="$c" 'BEGIN { printf "%.2f", a / b }')
-			echo "| $name | $c | $z | $ratio | $cu | $zu | $(csum_per_msg metaroce-icrc "$row") | $(csum_per_msg metaroce "$row") |"
-		done
+		vs_table metaroce-icrc ICRC "UDP checksum" csum_cells "${CROWS[@]}"
 	fi
 	echo
 	echo "Round trip of a 2-byte WRITE inside one system call (one process on"
