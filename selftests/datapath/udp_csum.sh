@@ -247,31 +247,32 @@ t_check "option off: corrupted packets dropped on the ICRC" \
 ns_exec "$NS1" tc qdisc del dev "$V1" root
 echo "$zc_orig" >"$ZC"
 
+# icrc_run DESC CAPTURE: a pingpong (4 KiB, captured) after which no
+# packet went or came with the UDP checksum on either end (ICRC both ways)
+# and the capture holds no packet with a UDP checksum.
+icrc_run() {
+	local b1 b2 a1 a2
+
+	b1=$(snap "$DEV1") b2=$(snap "$DEV2")
+	cap_start "$2"
+	pp "$1: ibv_rc_pingpong -s 4096" 2 50 4096
+	cap_stop
+	a1=$(snap "$DEV1") a2=$(snap "$DEV2")
+	t_check "$1: ICRC both ways" \
+		eval '[ $(delta "$b1" "$a1" 1) -eq 0 ] && [ $(delta "$b2" "$a2" 1) -eq 0 ] &&
+		      [ $(delta "$b1" "$a1" 3) -eq 0 ] && [ $(delta "$b2" "$a2" 3) -eq 0 ]'
+	t_check "$1: no packet with a UDP checksum in the capture" \
+		test "$(cap_count 'udp[6:2] != 0')" -eq 0
+}
+
 # Option off on one end (side 2), then policy roce on side 1: ICRC both ways.
 echo 1 >"$CS1"
 echo 0 >"$CS2"
-b1=$(snap "$DEV1") b2=$(snap "$DEV2")
-cap_start off
-pp "$DEV2 does not offer: ibv_rc_pingpong -s 4096" 2 50 4096
-cap_stop
-a1=$(snap "$DEV1") a2=$(snap "$DEV2")
-t_check "$DEV2 does not offer: ICRC both ways" \
-	eval '[ $(delta "$b1" "$a1" 1) -eq 0 ] && [ $(delta "$b2" "$a2" 1) -eq 0 ] &&
-	      [ $(delta "$b1" "$a1" 3) -eq 0 ] && [ $(delta "$b2" "$a2" 3) -eq 0 ]'
-t_check "$DEV2 does not offer: no packet with a UDP checksum in the capture" \
-	test "$(cap_count 'udp[6:2] != 0')" -eq 0
+icrc_run "$DEV2 does not offer" off
 echo 1 >"$CS2"
 echo roce >"$POL1"
-b1=$(snap "$DEV1") b2=$(snap "$DEV2")
-cap_start roce
-pp "policy roce on $DEV1: ibv_rc_pingpong -s 4096" 2 50 4096
-cap_stop
-a1=$(snap "$DEV1") a2=$(snap "$DEV2")
-t_check "policy roce on $DEV1: ICRC both ways" \
-	eval '[ $(delta "$b1" "$a1" 1) -eq 0 ] && [ $(delta "$b2" "$a2" 1) -eq 0 ] &&
-	      [ $(delta "$b1" "$a1" 3) -eq 0 ] && [ $(delta "$b2" "$a2" 3) -eq 0 ]'
-t_check "policy roce on $DEV1: no packet with a UDP checksum, none from $DEV1 marked" \
-	test "$(cap_count 'udp[6:2] != 0')" -eq 0 -a \
-	"$(cap_count "src host $DP_IP1 and (udp[16] & 0x7f) != 0")" -eq 0
+icrc_run "policy roce on $DEV1" roce
+t_check "policy roce on $DEV1: none of its packets marked" \
+	test "$(cap_count "src host $DP_IP1 and (udp[16] & 0x7f) != 0")" -eq 0
 echo auto >"$POL1"
 t_done

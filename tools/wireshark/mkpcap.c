@@ -173,25 +173,32 @@ static void ack_packet(void)
 	xpacket(&h, 0);
 }
 
-/* A RoCEv2 RC ACK whose BTH carries the MetaRoCE capability mark. */
+/* A RoCEv2 RC ACK of @psn whose BTH carries the MetaRoCE capability mark. */
+static void marked_ack(struct mroce_pkt *pkt, u32 psn)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->net.ttl = 64;
+	pkt->net.frag_off = MROCE_IPV4_DF;
+	memcpy(pkt->net.saddr, (u8[]){ 10, 77, 0, 2 }, 4);
+	memcpy(pkt->net.daddr, (u8[]){ 10, 77, 0, 1 }, 4);
+	pkt->net.sport = 0xc001;
+	pkt->net.dport = MROCE_ROCEV2_UDP_PORT;
+	pkt->hdr.bth.opcode = MROCE_OP_RC_ACKNOWLEDGE;
+	pkt->hdr.bth.pkey = 0xffff;
+	pkt->hdr.bth.dqpn = 0x12;
+	pkt->hdr.bth.psn = psn;
+	mroce_bth_set_mark(&pkt->hdr.bth, MROCE_XVER);
+	pkt->hdr.aeth.syndrome = 0x1f;
+}
+
+/* The marked ACK, as RoCEv2 (with its ICRC). */
 static void marked_roce_ack(void)
 {
-	struct mroce_pkt pkt = { 0 };
+	struct mroce_pkt pkt;
 	u8 ip[FRAME_MAX];
 	int len;
 
-	pkt.net.ttl = 64;
-	pkt.net.frag_off = MROCE_IPV4_DF;
-	memcpy(pkt.net.saddr, (u8[]){ 10, 77, 0, 2 }, 4);
-	memcpy(pkt.net.daddr, (u8[]){ 10, 77, 0, 1 }, 4);
-	pkt.net.sport = 0xc001;
-	pkt.net.dport = MROCE_ROCEV2_UDP_PORT;
-	pkt.hdr.bth.opcode = MROCE_OP_RC_ACKNOWLEDGE;
-	pkt.hdr.bth.pkey = 0xffff;
-	pkt.hdr.bth.dqpn = 0x12;
-	pkt.hdr.bth.psn = 0x42;
-	mroce_bth_set_mark(&pkt.hdr.bth, MROCE_XVER);
-	pkt.hdr.aeth.syndrome = 0x1f;
+	marked_ack(&pkt, 0x42);
 	len = mroce_pkt_encode(ip, sizeof(ip), &pkt, NULL);
 	if (len < 0)
 		exit(1);
@@ -218,24 +225,13 @@ static u32 sum16(u32 sum, const u8 *p, size_t len)
  */
 static void csum_roce_ack(bool csum)
 {
-	struct mroce_pkt pkt = { 0 };
+	struct mroce_pkt pkt;
 	u8 ip[FRAME_MAX];
 	u32 sum;
 	int len;
 
-	pkt.net.ttl = 64;
-	pkt.net.frag_off = MROCE_IPV4_DF;
-	memcpy(pkt.net.saddr, (u8[]){ 10, 77, 0, 2 }, 4);
-	memcpy(pkt.net.daddr, (u8[]){ 10, 77, 0, 1 }, 4);
-	pkt.net.sport = 0xc001;
-	pkt.net.dport = MROCE_ROCEV2_UDP_PORT;
-	pkt.hdr.bth.opcode = MROCE_OP_RC_ACKNOWLEDGE;
-	pkt.hdr.bth.pkey = 0xffff;
-	pkt.hdr.bth.dqpn = 0x12;
-	pkt.hdr.bth.psn = 0x43;
-	mroce_bth_set_mark(&pkt.hdr.bth, MROCE_XVER);
+	marked_ack(&pkt, 0x43);
 	pkt.hdr.bth.resv7 |= MROCE_BTH_MR_CSUM;
-	pkt.hdr.aeth.syndrome = 0x1f;
 	len = mroce_pkt_encode(ip, sizeof(ip), &pkt, NULL);
 	if (len < 0)
 		exit(1);
