@@ -18,14 +18,13 @@ int mroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	if (attr->flags)
 		return -EOPNOTSUPP;
-	if (attr->cqe < 1 || attr->cqe > MROCE_MAX_CQE)
+	if (attr->cqe < 1 || attr->cqe > mroce_limit(&mdev->res, MROCE_LIM_CQE))
 		return -EINVAL;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
-	if (atomic_inc_return(&mdev->res.num_cq) > MROCE_MAX_CQ) {
-		err = -ENOMEM;
-		goto err_count;
-	}
+	err = mroce_res_take(&mdev->res, &mdev->res.num_cq, MROCE_LIM_CQ);
+	if (err)
+		return err;
 
 	spin_lock_init(&cq->lock);
 	num = roundup_pow_of_two(attr->cqe);
@@ -70,7 +69,8 @@ int mroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	u32 num, cons, n, i;
 	int err;
 
-	if (cqe < 1 || cqe > MROCE_MAX_CQE)
+	if (cqe < 1 ||
+	    cqe > mroce_limit(&to_mdev(ibcq->device)->res, MROCE_LIM_CQE))
 		return -EINVAL;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
