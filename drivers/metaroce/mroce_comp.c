@@ -29,12 +29,18 @@ static int mroce_cqe_add(struct mroce_cq *cq, struct metaroce_cqe *cqe,
 	return mroce_cq_add(cq, cqe, solicited);
 }
 
-/* Post @cqe to @cq and notify; the caller holds no spinlock. */
-void mroce_cqe_post(struct mroce_cq *cq, struct metaroce_cqe *cqe,
-		    bool solicited)
+/*
+ * Post @cqe to @cq and notify; the caller holds no spinlock.  Returns 0, or
+ * -ENOSPC when the CQ overran (mroce_cq_add()).
+ */
+int mroce_cqe_post(struct mroce_cq *cq, struct metaroce_cqe *cqe,
+		   bool solicited)
 {
-	if (mroce_cqe_add(cq, cqe, solicited) > 0)
+	int ret = mroce_cqe_add(cq, cqe, solicited);
+
+	if (ret > 0)
 		mroce_cq_notify(cq);
+	return min(ret, 0);
 }
 
 static bool mroce_comp_signaled(struct mroce_dpqp *dp, struct mroce_swqe *s)

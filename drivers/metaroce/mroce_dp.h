@@ -401,7 +401,7 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
 void mroce_comp_timer(struct mroce_dpqp *dp);
 void mroce_comp_complete(struct mroce_dpqp *dp);
 void mroce_comp_fail(struct mroce_dpqp *dp, enum ib_wc_status status);
-void mroce_cqe_post(struct mroce_cq *cq, struct metaroce_cqe *cqe,
-		    bool solicited);
+int mroce_cqe_post(struct mroce_cq *cq, struct metaroce_cqe *cqe,
+		   bool solicited);
 
 #endif /* MROCE_DP_H */
