@@ -11,8 +11,11 @@
  * A value must lie between 1 and the driver's own maximum (mroce_param.h);
  * anything else is refused with -EINVAL and a message naming the range.
  * Lowering a limit below what is alive destroys nothing: creations fail
- * until enough objects are gone.  query_device reports the limits now, so
- * ibv_devinfo -v and applications that size themselves by it see them.
+ * until enough objects are gone.  query_device reports the limits now, and
+ * a change is copied into the RDMA core's cache of its answer
+ * (ib_device.attrs), which the legacy query command and kernel consumers
+ * read: ibv_devinfo -v and applications that size themselves by either
+ * see the limits in force.
  *
  * Pinned memory is not a device limit: ib_umem_get() charges the pages of
  * every user memory region to the process's RLIMIT_MEMLOCK (unless it has
@@ -112,6 +115,48 @@ void mroce_limits_init(struct mroce_res *res)
 		res->limits[i] = READ_ONCE(mroce_limit_defaults[i]);
 }
 
+/*
+ * Copy limit @lim, now @v, into ib_device.attrs, which the RDMA core filled
+ * from query_device at registration and serves from since (the legacy
+ * QUERY_DEVICE command, kernel consumers).  Plain stores of one field each,
+ * as for any reader of a value that may change.
+ */
+static void mroce_limit_publish(struct mroce_dev *mdev, enum mroce_limit lim,
+				u64 v)
+{
+	struct ib_device_attr *a = &mdev->ibdev.attrs;
+
+	switch (lim) {
+	case MROCE_LIM_QP:
+		WRITE_ONCE(a->max_qp, v);
+		WRITE_ONCE(a->max_res_rd_atom, v * MROCE_MAX_RD_ATOMIC);
+		break;
+	case MROCE_LIM_CQ:
+		WRITE_ONCE(a->max_cq, v);
+		break;
+	case MROCE_LIM_CQE:
+		WRITE_ONCE(a->max_cqe, v);
+		break;
+	case MROCE_LIM_MR:
+		WRITE_ONCE(a->max_mr, v);
+		break;
+	case MROCE_LIM_MW:
+		WRITE_ONCE(a->max_mw, v);
+		break;
+	case MROCE_LIM_PD:
+		WRITE_ONCE(a->max_pd, v);
+		break;
+	case MROCE_LIM_SRQ:
+		WRITE_ONCE(a->max_srq, v);
+		break;
+	case MROCE_LIM_MR_SIZE:
+		WRITE_ONCE(a->max_mr_size, v);
+		break;
+	default:
+		break;
+	}
+}
+
 /* sysfs metaroce_<name> of limit @lim: its value now. */
 ssize_t mroce_limit_show(struct mroce_dev *mdev, enum mroce_limit lim,
 			 char *buf)
@@ -134,6 +179,7 @@ ssize_t mroce_limit_store(struct mroce_dev *mdev, enum mroce_limit lim,
 		return -EINVAL;
 	}
 	WRITE_ONCE(mdev->res.limits[lim], v);
+	mroce_limit_publish(mdev, lim, v);
 	ibdev_info(&mdev->ibdev, "%s set to %llu\n", mroce_limit_desc[lim].name,
 		   v);
 	return count;
