@@ -11,8 +11,12 @@
  * (status, opcode, byte_len, immediate) on both sides.
  *
  *   mroce_dpcheck -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-u]
- *                 [-o OPS]
+ *                 [-o OPS] [-T TIMEOUT]
  *
+ * -T sets the local ACK timeout (IBTA encoding, 4.096 us << TIMEOUT;
+ * default 14, 67 ms) of both QPs; with 7 retries a fault shorter than 8
+ * timeouts is recovered from, a longer one ends in RETRY_EXC_ERR
+ * (faults.sh).
  * -o limits the opcodes to a comma-separated list of send, write, read and
  * atomic (SEND/SEND_IMM, WRITE/WRITE_IMM, READ, CMP_SWP/FETCH_ADD), for the
  * loss tests that look at one kind of request at a time.
@@ -68,6 +72,8 @@ static int failures;
 static bool uc;
 /* IP traffic class (DSCP and ECN bits) of both QPs' paths, -t */
 static unsigned int tclass;
+/* Local ACK timeout of both QPs, -T */
+static unsigned int ack_timeout = 14;
 /* Opcodes (indexes of op_names) an iteration may pick, -o */
 static unsigned int op_mask = 0x7f;
 
@@ -125,7 +131,7 @@ static void connect_qp(struct side *s, struct side *peer)
 	struct vt_conn c = {
 		.mtu = s->mtu < peer->mtu ? s->mtu : peer->mtu,
 		.rq_psn = peer->psn, .sq_psn = s->psn, .rd_atomic = 16,
-		.min_rnr_timer = 12, .timeout = 14, .retry_cnt = 7,
+		.min_rnr_timer = 12, .timeout = ack_timeout, .retry_cnt = 7,
 		.rnr_retry = 7, .traffic_class = tclass, .uc = uc,
 	};
 
@@ -518,7 +524,7 @@ int main(int argc, char **argv)
 	bool lat = false;
 
 	seed = time(NULL);
-	while ((c = getopt(argc, argv, "a:b:g:G:Ln:o:s:t:uW:")) != -1) {
+	while ((c = getopt(argc, argv, "a:b:g:G:Ln:o:s:t:T:uW:")) != -1) {
 		switch (c) {
 		case 'a': a.name = optarg; break;
 		case 'b': b.name = optarg; break;
@@ -531,6 +537,7 @@ int main(int argc, char **argv)
 			break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 't': tclass = strtoul(optarg, NULL, 0) & 0xff; break;
+		case 'T': ack_timeout = strtoul(optarg, NULL, 0) & 0x1f; break;
 		case 'u': uc = true; break;
 		case 'W': bench_mib = strtoul(optarg, NULL, 0); break;
 		case 'L': lat = true; break;
@@ -560,7 +567,7 @@ int main(int argc, char **argv)
 	       counts[1], a.name, b.name, counts[0], b.name, a.name, failures);
 	return failures ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-u] [-o send,write,read,atomic] [-W MIB] [-L]\n",
+	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-T TIMEOUT] [-u] [-o send,write,read,atomic] [-W MIB] [-L]\n",
 		argv[0]);
 	return 2;
 }
