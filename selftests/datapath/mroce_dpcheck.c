@@ -13,6 +13,9 @@
  *   mroce_dpcheck -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-u]
  *                 [-o OPS] [-T TIMEOUT]
  *
+ * SIGUSR1 ends the run after the iteration under way, as if -n had said
+ * so: faults.sh runs traffic until a fault is over.
+ *
  * -T sets the local ACK timeout (IBTA encoding, 4.096 us << TIMEOUT;
  * default 14, 67 ms) of both QPs; with 7 retries a fault shorter than 8
  * timeouts is recovered from, a longer one ends in RETRY_EXC_ERR
@@ -34,6 +37,7 @@
  * Exit status 0 when every iteration checked out; one line per failure.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <sys/mman.h>
 #include <stdbool.h>
@@ -69,6 +73,8 @@ struct side {
 
 static unsigned int seed;
 static int failures;
+/* SIGUSR1: end after the current iteration (faults.sh) */
+static volatile sig_atomic_t stop;
 static bool uc;
 /* IP traffic class (DSCP and ECN bits) of both QPs' paths, -t */
 static unsigned int tclass;
@@ -76,6 +82,11 @@ static unsigned int tclass;
 static unsigned int ack_timeout = 14;
 /* Opcodes (indexes of op_names) an iteration may pick, -o */
 static unsigned int op_mask = 0x7f;
+
+static void on_usr1(int sig)
+{
+	stop = 1;
+}
 
 static uint32_t rnd(uint32_t n)
 {
@@ -548,6 +559,7 @@ int main(int argc, char **argv)
 	    (uc && !(op_mask & 0xf)))
 		goto usage;
 	printf("seed %u\n", seed);
+	signal(SIGUSR1, on_usr1);
 	setup(&a);
 	setup(&b);
 	connect_qp(&a, &b);
@@ -556,7 +568,7 @@ int main(int argc, char **argv)
 		return bench(&a, &b, bench_mib, iters);
 	if (lat)
 		return probe(&a, &b, iters);
-	for (i = 0; i < iters && failures < 5; i++) {
+	for (i = 0; i < iters && failures < 5 && !stop; i++) {
 		bool ab = rnd(2);
 
 		if (one(i, ab ? &a : &b, ab ? &b : &a))
