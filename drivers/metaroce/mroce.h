@@ -8,6 +8,7 @@
  *   mroce_nic.c    warning about the parent NIC's own RoCE
  *   mroce_dev.c    ib_device life cycle, port and device attributes,
  *                  counters
+ *   mroce_limits.c per-device resource limits (module parameters, sysfs)
  *   mroce_net.c    UDP tunnel sockets (IPv4 and IPv6) per network
  *                  namespace and port, receive hook, skb transmit
  *   mroce_verbs.c  ib_device_ops table and verbs entry points
@@ -105,7 +106,6 @@ struct mroce_net_port;
  * @nic_handle: devlink handle of the netdev's NIC function when that has
  *	an RDMA device of its own (mroce_nic.c), else empty; fixed at creation
  * @nic_rdma: that RDMA device's name
- * @num_pd: protection domains allocated, bounded by MROCE_MAX_PD
  * @counters: device counters, per-CPU so the receive path does not bounce
  * @mode_policy: enum mroce_mode_policy of new RC/UC connections (sysfs
  *	metaroce_mode_policy; READ_ONCE, read once per connection at RTR)
@@ -129,7 +129,6 @@ struct mroce_dev {
 	char attach_ifname[IFNAMSIZ];
 	char nic_handle[64];
 	char nic_rdma[IB_DEVICE_NAME_MAX];
-	atomic_t num_pd;
 	struct percpu_counter counters[MROCE_NUM_COUNTERS];
 	u8 mode_policy;
 	bool udp_csum;
@@ -175,6 +174,13 @@ struct rdma_hw_stats *mroce_alloc_hw_port_stats(struct ib_device *ibdev,
 						u32 port);
 int mroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		       u32 port, int index);
+
+/* mroce_limits.c */
+void mroce_limits_init(struct mroce_res *res);
+ssize_t mroce_limit_show(struct mroce_dev *mdev, enum mroce_limit lim,
+			 char *buf);
+ssize_t mroce_limit_store(struct mroce_dev *mdev, enum mroce_limit lim,
+			  const char *buf, size_t count);
 
 /* mroce_nic.c */
 void mroce_nic_probe(struct mroce_dev *mdev);

@@ -18,14 +18,13 @@ int mroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	if (attr->flags)
 		return -EOPNOTSUPP;
-	if (attr->cqe < 1 || attr->cqe > MROCE_MAX_CQE)
+	if (attr->cqe < 1 || attr->cqe > mroce_limit(&mdev->res, MROCE_LIM_CQE))
 		return -EINVAL;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
-	if (atomic_inc_return(&mdev->res.num_cq) > MROCE_MAX_CQ) {
-		err = -ENOMEM;
-		goto err_count;
-	}
+	err = mroce_res_take(&mdev->res, &mdev->res.num_cq, MROCE_LIM_CQ);
+	if (err)
+		return err;
 
 	spin_lock_init(&cq->lock);
 	num = roundup_pow_of_two(attr->cqe);
@@ -70,7 +69,8 @@ int mroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	u32 num, cons, n, i;
 	int err;
 
-	if (cqe < 1 || cqe > MROCE_MAX_CQE)
+	if (cqe < 1 ||
+	    cqe > mroce_limit(&to_mdev(ibcq->device)->res, MROCE_LIM_CQE))
 		return -EINVAL;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
@@ -187,12 +187,18 @@ void mroce_cq_notify(struct mroce_cq *cq)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 }
 
-/* Add one completion and notify: mroce_cq_add() for callers without locks. */
-void mroce_cq_post(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
-		   bool solicited)
+/*
+ * Add one completion and notify: mroce_cq_add() for callers without locks.
+ * Returns 0, or -ENOSPC when the CQ overran.
+ */
+int mroce_cq_post(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
+		  bool solicited)
 {
-	if (mroce_cq_add(cq, cqe, solicited) > 0)
+	int ret = mroce_cq_add(cq, cqe, solicited);
+
+	if (ret > 0)
 		mroce_cq_notify(cq);
+	return min(ret, 0);
 }
 
 static void mroce_cqe_to_wc(struct mroce_dev *mdev,

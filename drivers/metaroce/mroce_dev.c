@@ -72,18 +72,20 @@ enum ib_mtu mroce_active_mtu(struct net_device *ndev)
 int mroce_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
 		       struct ib_udata *udata)
 {
+	const struct mroce_res *res = &to_mdev(ibdev)->res;
+
 	if (udata->inlen || udata->outlen)
 		return -EINVAL;
 
 	memset(attr, 0, sizeof(*attr));
 	attr->fw_ver = MROCE_FW_VER;
 	attr->sys_image_guid = ibdev->node_guid;
-	attr->max_mr_size = MROCE_MAX_MR_SIZE;
+	attr->max_mr_size = mroce_limit(res, MROCE_LIM_MR_SIZE);
 	attr->page_size_cap = PAGE_SIZE;
 	attr->vendor_id = MROCE_VENDOR_ID;
 	attr->vendor_part_id = MROCE_VENDOR_PART_ID;
 	attr->hw_ver = 0;
-	attr->max_qp = MROCE_MAX_QP;
+	attr->max_qp = mroce_limit(res, MROCE_LIM_QP);
 	attr->max_qp_wr = MROCE_MAX_QP_WR;
 	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
 				 IB_DEVICE_SYS_IMAGE_GUID |
@@ -96,17 +98,17 @@ int mroce_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
 	attr->max_send_sge = MROCE_MAX_SGE;
 	attr->max_recv_sge = MROCE_MAX_SGE;
 	attr->max_sge_rd = MROCE_MAX_SGE;
-	attr->max_cq = MROCE_MAX_CQ;
-	attr->max_cqe = MROCE_MAX_CQE;
-	attr->max_mr = MROCE_MAX_MR;
-	attr->max_mw = MROCE_MAX_MW;
-	attr->max_pd = MROCE_MAX_PD;
+	attr->max_cq = mroce_limit(res, MROCE_LIM_CQ);
+	attr->max_cqe = mroce_limit(res, MROCE_LIM_CQE);
+	attr->max_mr = mroce_limit(res, MROCE_LIM_MR);
+	attr->max_mw = mroce_limit(res, MROCE_LIM_MW);
+	attr->max_pd = mroce_limit(res, MROCE_LIM_PD);
 	attr->max_qp_rd_atom = MROCE_MAX_RD_ATOMIC;
 	attr->max_qp_init_rd_atom = MROCE_MAX_RD_ATOMIC;
-	attr->max_res_rd_atom = MROCE_MAX_RD_ATOMIC * MROCE_MAX_QP;
+	attr->max_res_rd_atom = MROCE_MAX_RD_ATOMIC * attr->max_qp;
 	attr->atomic_cap = IB_ATOMIC_HCA;
 	attr->max_ah = MROCE_MAX_AH;
-	attr->max_srq = MROCE_MAX_SRQ;
+	attr->max_srq = mroce_limit(res, MROCE_LIM_SRQ);
 	attr->max_srq_wr = MROCE_MAX_SRQ_WR;
 	attr->max_srq_sge = MROCE_MAX_SGE;
 	attr->max_pkeys = 1;
@@ -417,6 +419,7 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 		goto err_dealloc;
 	mdev->counters_ready = true;
 
+	mroce_limits_init(&mdev->res);
 	mroce_dev_setup_ibdev(mdev);
 	mroce_nic_probe(mdev);
 	err = ib_device_set_netdev(&mdev->ibdev, ndev, 1);

@@ -67,10 +67,9 @@ static int mroce_mr_reserve(struct mroce_dev *mdev, struct mroce_mr *mr)
 	u32 key;
 	int err;
 
-	if (atomic_inc_return(&mdev->res.num_mr) > MROCE_MAX_MR) {
-		atomic_dec(&mdev->res.num_mr);
-		return -ENOMEM;
-	}
+	err = mroce_res_take(&mdev->res, &mdev->res.num_mr, MROCE_LIM_MR);
+	if (err)
+		return err;
 	err = mroce_key_reserve(&mdev->res.mr_xa, MROCE_KEY_MR, &mr->index);
 	if (err) {
 		atomic_dec(&mdev->res.num_mr);
@@ -137,12 +136,13 @@ static int mroce_mr_map_pages(struct mroce_mr *mr)
 }
 
 /* A user region, once its length, address space and rights check out. */
-static struct mroce_mr *mroce_mr_alloc_user(u64 length, u64 iova, int access)
+static struct mroce_mr *mroce_mr_alloc_user(struct mroce_dev *mdev,
+					    u64 length, u64 iova, int access)
 {
 	struct mroce_mr *mr;
 	int err;
 
-	if (!length || length > MROCE_MAX_MR_SIZE)
+	if (!length || length > mroce_limit(&mdev->res, MROCE_LIM_MR_SIZE))
 		return ERR_PTR(-EINVAL);
 	if (iova + length < iova)
 		return ERR_PTR(-EINVAL);
@@ -177,7 +177,7 @@ struct ib_mr *mroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	struct mroce_mr *mr;
 	int err;
 
-	mr = mroce_mr_alloc_user(length, iova, access);
+	mr = mroce_mr_alloc_user(mdev, length, iova, access);
 	if (IS_ERR(mr))
 		return ERR_CAST(mr);
 	mr->umem = ib_umem_get(&mdev->ibdev, start, length, access);
@@ -221,7 +221,8 @@ struct ib_mr *mroce_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
 				       u64 length, u64 iova, int fd,
 				       int access, struct ib_udata *udata)
 {
-	struct mroce_mr *mr = mroce_mr_alloc_user(length, iova, access);
+	struct mroce_mr *mr = mroce_mr_alloc_user(to_mdev(ibpd->device),
+						  length, iova, access);
 	int err;
 
 	if (IS_ERR(mr))

@@ -41,10 +41,9 @@ int mroce_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 
 	if (ibmw->type != IB_MW_TYPE_1 && ibmw->type != IB_MW_TYPE_2)
 		return -EINVAL;
-	if (atomic_inc_return(&mdev->res.num_mw) > MROCE_MAX_MW) {
-		err = -ENOMEM;
-		goto err_count;
-	}
+	err = mroce_res_take(&mdev->res, &mdev->res.num_mw, MROCE_LIM_MW);
+	if (err)
+		return err;
 	spin_lock_init(&mw->lock);
 	err = mroce_key_reserve(&mdev->res.mw_xa, MROCE_KEY_MW, &mw->index);
 	if (err)

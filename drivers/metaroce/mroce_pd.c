@@ -7,17 +7,13 @@
 
 int mroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	struct mroce_dev *mdev = to_mdev(ibpd->device);
+	struct mroce_res *res = &to_mdev(ibpd->device)->res;
 
-	if (atomic_inc_return(&mdev->num_pd) > MROCE_MAX_PD) {
-		atomic_dec(&mdev->num_pd);
-		return -ENOMEM;
-	}
-	return 0;
+	return mroce_res_take(res, &res->num_pd, MROCE_LIM_PD);
 }
 
 int mroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	atomic_dec(&to_mdev(ibpd->device)->num_pd);
+	atomic_dec(&to_mdev(ibpd->device)->res.num_pd);
 	return 0;
 }

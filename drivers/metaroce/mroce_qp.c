@@ -181,10 +181,9 @@ int mroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		return err;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
-	if (atomic_inc_return(&mdev->res.num_qp) > MROCE_MAX_QP) {
-		err = -ENOMEM;
-		goto err_count;
-	}
+	err = mroce_res_take(&mdev->res, &mdev->res.num_qp, MROCE_LIM_QP);
+	if (err)
+		return err;
 
 	mutex_init(&qp->state_lock);
 	spin_lock_init(&qp->sq_lock);

@@ -73,7 +73,13 @@ void mroce_resp_start(struct mroce_dpqp *dp)
 	dp->ack_pending = false;
 }
 
-/* Complete the receive WQE the responder holds with @cqe. */
+/*
+ * Complete the receive WQE the responder holds with @cqe.  A receive CQ
+ * that overruns loses the completion and has reported IB_EVENT_CQ_ERR; the
+ * QP goes to ERR (IBTA 11.4.2.1 lets the QPs of an overrun CQ go there; rxe
+ * does the same), since its consumer can no longer tell which receives
+ * completed.
+ */
 static void mroce_resp_post_rcqe(struct mroce_dpqp *dp,
 				 struct metaroce_cqe *cqe, bool solicited)
 {
@@ -83,7 +89,8 @@ static void mroce_resp_post_rcqe(struct mroce_dpqp *dp,
 	cqe->qp_num = qp->ibqp.qp_num;
 	cqe->port_num = 1;
 	dp->msg.have_rwqe = false;
-	mroce_cq_post(to_mcq(qp->ibqp.recv_cq), cqe, solicited);
+	if (mroce_cq_post(to_mcq(qp->ibqp.recv_cq), cqe, solicited))
+		mroce_task_fatal(dp);
 }
 
 static void mroce_resp_recv_done(struct mroce_dpqp *dp, u8 status, u8 opcode,

@@ -26,10 +26,9 @@ int mroce_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		return -EINVAL;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
-	if (atomic_inc_return(&mdev->res.num_srq) > MROCE_MAX_SRQ) {
-		err = -ENOMEM;
-		goto err_count;
-	}
+	err = mroce_res_take(&mdev->res, &mdev->res.num_srq, MROCE_LIM_SRQ);
+	if (err)
+		return err;
 
 	spin_lock_init(&srq->lock);
 	num = roundup_pow_of_two(attr->max_wr);

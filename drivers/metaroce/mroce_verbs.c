@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The ib_device_ops table, user contexts and the driver's sysfs attribute.
+ * The ib_device_ops table, user contexts and the driver's sysfs attributes.
  * The objects themselves live in one file each (see mroce_verbs.h).
  *
  * Device, port and pkey queries are in mroce_dev.c; GIDs come from the RDMA
@@ -37,7 +37,7 @@ static ssize_t metaroce_objects_show(struct device *dev,
 	return sysfs_emit(buf,
 			  "ucontext %d pd %d mr %d mw %d cq %d qp %d srq %d ah %d ring %d mmap %d\n",
 			  atomic_read(&res->num_ucontext),
-			  atomic_read(&mdev->num_pd), atomic_read(&res->num_mr),
+			  atomic_read(&res->num_pd), atomic_read(&res->num_mr),
 			  atomic_read(&res->num_mw),
 			  atomic_read(&res->num_cq), atomic_read(&res->num_qp),
 			  atomic_read(&res->num_srq), atomic_read(&res->num_ah),
@@ -137,6 +137,36 @@ static ssize_t metaroce_udp_csum_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(metaroce_udp_csum);
 
+/*
+ * Resource limits, one attribute each: metaroce_max_qp, ... (mroce_limits.c).
+ */
+#define MROCE_LIMIT_ATTR(_name, _lim)					\
+static ssize_t metaroce_##_name##_show(struct device *dev,		\
+				       struct device_attribute *attr,	\
+				       char *buf)			\
+{									\
+	return mroce_limit_show(rdma_device_to_drv_device(dev,		\
+				struct mroce_dev, ibdev), _lim, buf);	\
+}									\
+static ssize_t metaroce_##_name##_store(struct device *dev,		\
+					struct device_attribute *attr,	\
+					const char *buf, size_t count)	\
+{									\
+	return mroce_limit_store(rdma_device_to_drv_device(dev,	\
+				 struct mroce_dev, ibdev), _lim, buf,	\
+				 count);				\
+}									\
+static DEVICE_ATTR_RW(metaroce_##_name)
+
+MROCE_LIMIT_ATTR(max_qp, MROCE_LIM_QP);
+MROCE_LIMIT_ATTR(max_cq, MROCE_LIM_CQ);
+MROCE_LIMIT_ATTR(max_cqe, MROCE_LIM_CQE);
+MROCE_LIMIT_ATTR(max_mr, MROCE_LIM_MR);
+MROCE_LIMIT_ATTR(max_mw, MROCE_LIM_MW);
+MROCE_LIMIT_ATTR(max_pd, MROCE_LIM_PD);
+MROCE_LIMIT_ATTR(max_srq, MROCE_LIM_SRQ);
+MROCE_LIMIT_ATTR(max_mr_size, MROCE_LIM_MR_SIZE);
+
 static struct attribute *mroce_dev_attrs[] = {
 	&dev_attr_metaroce_abi_version.attr,
 	&dev_attr_metaroce_objects.attr,
@@ -144,6 +174,14 @@ static struct attribute *mroce_dev_attrs[] = {
 	&dev_attr_metaroce_nic_roce.attr,
 	&dev_attr_metaroce_mode_policy.attr,
 	&dev_attr_metaroce_udp_csum.attr,
+	&dev_attr_metaroce_max_qp.attr,
+	&dev_attr_metaroce_max_cq.attr,
+	&dev_attr_metaroce_max_cqe.attr,
+	&dev_attr_metaroce_max_mr.attr,
+	&dev_attr_metaroce_max_mw.attr,
+	&dev_attr_metaroce_max_pd.attr,
+	&dev_attr_metaroce_max_srq.attr,
+	&dev_attr_metaroce_max_mr_size.attr,
 	NULL
 };
 

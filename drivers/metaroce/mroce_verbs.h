@@ -364,8 +364,8 @@ int mroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 int mroce_cq_add(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
 		 bool solicited);
 void mroce_cq_notify(struct mroce_cq *cq);
-void mroce_cq_post(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
-		   bool solicited);
+int mroce_cq_post(struct mroce_cq *cq, const struct metaroce_cqe *cqe,
+		  bool solicited);
 
 /* mroce_qp.c */
 int mroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,

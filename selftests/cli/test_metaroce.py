@@ -624,6 +624,7 @@ def t_config():
     try:
         p = "module/metaroce/parameters/"
         for name, value, mode in (("udp_port", "4791", 0o644),
+                                  ("max_qp", "65536", 0o644),
                                   ("auto_attach", "N", 0o444),
                                   ("attach_drivers", "mlx5_core", 0o444),
                                   ("attach_name", "mroce_%s", 0o444)):
@@ -634,6 +635,7 @@ def t_config():
         assert rc == EXIT_OK, rc
         keys = {k["key"]: (k["value"], k["settable"]) for k in data["keys"]}
         assert keys == {"udp_port": ("4791", "runtime"),
+                        "max_qp": ("65536", "runtime"),
                         "auto_attach": ("N", "load"),
                         "attach_drivers": ("mlx5_core", "load"),
                         "attach_name": ("mroce_%s", "load"),
@@ -645,6 +647,8 @@ def t_config():
         for bad, why in (("udp_port=0", "1 to 65535"),
                          ("udp_port=65536", "1 to 65535"),
                          ("udp_port=abc", "1 to 65535"),
+                         ("max_qp=0", "1 to 65536"),
+                         ("max_qp=65537", "1 to 65536"),
                          ("auto_attach=1", "modprobe.d"),
                          ("mroce0.udp_port=5000", "rdma link"),
                          ("transport=multipath", "unknown key"),
@@ -655,8 +659,12 @@ def t_config():
         rc, _, _ = m.run("config", "udp_port=5000", "auto_attach=1")
         assert rc == EXIT_USAGE and m.run("config", "udp_port")[1] == \
             "4792\n", "a refused set wrote"
+        rc, out, _ = m.run("config", "max_qp=1024")
+        assert rc == EXIT_OK and "max_qp: 65536 -> 1024" in out, out
         rc, out, _ = m.run("config")
         assert re.search(r"^auto_attach +N +load ", out, re.M), out
+        assert re.search(r"^max_qp +1024 +runtime +most QPs alive", out,
+                         re.M), out
         shutil.rmtree(os.path.join(m.sys, "module"))
         rc, _, err = m.run("config")
         assert rc == EXIT_NODEV and "not loaded" in err, (rc, err)

@@ -11,8 +11,15 @@
  * (status, opcode, byte_len, immediate) on both sides.
  *
  *   mroce_dpcheck -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-u]
- *                 [-o OPS]
+ *                 [-o OPS] [-T TIMEOUT]
  *
+ * SIGUSR1 ends the run after the iteration under way, as if -n had said
+ * so: faults.sh runs traffic until a fault is over.
+ *
+ * -T sets the local ACK timeout (IBTA encoding, 4.096 us << TIMEOUT;
+ * default 14, 67 ms) of both QPs; with 7 retries a fault shorter than 8
+ * timeouts is recovered from, a longer one ends in RETRY_EXC_ERR
+ * (faults.sh).
  * -o limits the opcodes to a comma-separated list of send, write, read and
  * atomic (SEND/SEND_IMM, WRITE/WRITE_IMM, READ, CMP_SWP/FETCH_ADD), for the
  * loss tests that look at one kind of request at a time.
@@ -30,6 +37,7 @@
  * Exit status 0 when every iteration checked out; one line per failure.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <sys/mman.h>
 #include <stdbool.h>
@@ -65,11 +73,20 @@ struct side {
 
 static unsigned int seed;
 static int failures;
+/* SIGUSR1: end after the current iteration (faults.sh) */
+static volatile sig_atomic_t stop;
 static bool uc;
 /* IP traffic class (DSCP and ECN bits) of both QPs' paths, -t */
 static unsigned int tclass;
+/* Local ACK timeout of both QPs, -T */
+static unsigned int ack_timeout = 14;
 /* Opcodes (indexes of op_names) an iteration may pick, -o */
 static unsigned int op_mask = 0x7f;
+
+static void on_usr1(int sig)
+{
+	stop = 1;
+}
 
 static uint32_t rnd(uint32_t n)
 {
@@ -125,7 +142,7 @@ static void connect_qp(struct side *s, struct side *peer)
 	struct vt_conn c = {
 		.mtu = s->mtu < peer->mtu ? s->mtu : peer->mtu,
 		.rq_psn = peer->psn, .sq_psn = s->psn, .rd_atomic = 16,
-		.min_rnr_timer = 12, .timeout = 14, .retry_cnt = 7,
+		.min_rnr_timer = 12, .timeout = ack_timeout, .retry_cnt = 7,
 		.rnr_retry = 7, .traffic_class = tclass, .uc = uc,
 	};
 
@@ -518,7 +535,7 @@ int main(int argc, char **argv)
 	bool lat = false;
 
 	seed = time(NULL);
-	while ((c = getopt(argc, argv, "a:b:g:G:Ln:o:s:t:uW:")) != -1) {
+	while ((c = getopt(argc, argv, "a:b:g:G:Ln:o:s:t:T:uW:")) != -1) {
 		switch (c) {
 		case 'a': a.name = optarg; break;
 		case 'b': b.name = optarg; break;
@@ -531,6 +548,7 @@ int main(int argc, char **argv)
 			break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 't': tclass = strtoul(optarg, NULL, 0) & 0xff; break;
+		case 'T': ack_timeout = strtoul(optarg, NULL, 0) & 0x1f; break;
 		case 'u': uc = true; break;
 		case 'W': bench_mib = strtoul(optarg, NULL, 0); break;
 		case 'L': lat = true; break;
@@ -541,6 +559,7 @@ int main(int argc, char **argv)
 	    (uc && !(op_mask & 0xf)))
 		goto usage;
 	printf("seed %u\n", seed);
+	signal(SIGUSR1, on_usr1);
 	setup(&a);
 	setup(&b);
 	connect_qp(&a, &b);
@@ -549,7 +568,7 @@ int main(int argc, char **argv)
 		return bench(&a, &b, bench_mib, iters);
 	if (lat)
 		return probe(&a, &b, iters);
-	for (i = 0; i < iters && failures < 5; i++) {
+	for (i = 0; i < iters && failures < 5 && !stop; i++) {
 		bool ab = rnd(2);
 
 		if (one(i, ab ? &a : &b, ab ? &b : &a))
@@ -560,7 +579,7 @@ int main(int argc, char **argv)
 	       counts[1], a.name, b.name, counts[0], b.name, a.name, failures);
 	return failures ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-u] [-o send,write,read,atomic] [-W MIB] [-L]\n",
+	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-T TIMEOUT] [-u] [-o send,write,read,atomic] [-W MIB] [-L]\n",
 		argv[0]);
 	return 2;
 }
