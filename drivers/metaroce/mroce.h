@@ -177,6 +177,7 @@ int mroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 
 /* mroce_limits.c */
 void mroce_limits_init(struct mroce_res *res);
+void mroce_limits_fill(const struct mroce_res *res, struct ib_device_attr *a);
 ssize_t mroce_limit_show(struct mroce_dev *mdev, enum mroce_limit lim,
 			 char *buf);
 ssize_t mroce_limit_store(struct mroce_dev *mdev, enum mroce_limit lim,

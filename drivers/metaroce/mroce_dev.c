@@ -80,12 +80,10 @@ int mroce_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
 	memset(attr, 0, sizeof(*attr));
 	attr->fw_ver = MROCE_FW_VER;
 	attr->sys_image_guid = ibdev->node_guid;
-	attr->max_mr_size = mroce_limit(res, MROCE_LIM_MR_SIZE);
 	attr->page_size_cap = PAGE_SIZE;
 	attr->vendor_id = MROCE_VENDOR_ID;
 	attr->vendor_part_id = MROCE_VENDOR_PART_ID;
 	attr->hw_ver = 0;
-	attr->max_qp = mroce_limit(res, MROCE_LIM_QP);
 	attr->max_qp_wr = MROCE_MAX_QP_WR;
 	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
 				 IB_DEVICE_SYS_IMAGE_GUID |
@@ -98,22 +96,16 @@ int mroce_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
 	attr->max_send_sge = MROCE_MAX_SGE;
 	attr->max_recv_sge = MROCE_MAX_SGE;
 	attr->max_sge_rd = MROCE_MAX_SGE;
-	attr->max_cq = mroce_limit(res, MROCE_LIM_CQ);
-	attr->max_cqe = mroce_limit(res, MROCE_LIM_CQE);
-	attr->max_mr = mroce_limit(res, MROCE_LIM_MR);
-	attr->max_mw = mroce_limit(res, MROCE_LIM_MW);
-	attr->max_pd = mroce_limit(res, MROCE_LIM_PD);
 	attr->max_qp_rd_atom = MROCE_MAX_RD_ATOMIC;
 	attr->max_qp_init_rd_atom = MROCE_MAX_RD_ATOMIC;
-	attr->max_res_rd_atom = MROCE_MAX_RD_ATOMIC * attr->max_qp;
 	attr->atomic_cap = IB_ATOMIC_HCA;
 	attr->max_ah = MROCE_MAX_AH;
-	attr->max_srq = mroce_limit(res, MROCE_LIM_SRQ);
 	attr->max_srq_wr = MROCE_MAX_SRQ_WR;
 	attr->max_srq_sge = MROCE_MAX_SGE;
 	attr->max_pkeys = 1;
 	attr->local_ca_ack_delay = MROCE_LOCAL_CA_ACK_DELAY;
 	attr->max_fast_reg_page_list_len = MROCE_MAX_FR_PAGES;
+	mroce_limits_fill(res, attr);
 	return 0;
 }
 

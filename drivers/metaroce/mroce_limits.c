@@ -115,46 +115,26 @@ void mroce_limits_init(struct mroce_res *res)
 		res->limits[i] = READ_ONCE(mroce_limit_defaults[i]);
 }
 
-/*
- * Copy limit @lim, now @v, into ib_device.attrs, which the RDMA core filled
- * from query_device at registration and serves from since (the legacy
- * QUERY_DEVICE command, kernel consumers).  Plain stores of one field each,
- * as for any reader of a value that may change.
+/**
+ * mroce_limits_fill() - the limits' fields of a device's attributes
+ * @res: the device's resources, with their limits
+ * @a: attributes to fill: query_device's answer, or ib_device.attrs, the
+ *	RDMA core's copy of it from registration, which the legacy
+ *	QUERY_DEVICE command and kernel consumers read (one plain store per
+ *	field, as for any reader of a value that may change)
  */
-static void mroce_limit_publish(struct mroce_dev *mdev, enum mroce_limit lim,
-				u64 v)
+void mroce_limits_fill(const struct mroce_res *res, struct ib_device_attr *a)
 {
-	struct ib_device_attr *a = &mdev->ibdev.attrs;
-
-	switch (lim) {
-	case MROCE_LIM_QP:
-		WRITE_ONCE(a->max_qp, v);
-		WRITE_ONCE(a->max_res_rd_atom, v * MROCE_MAX_RD_ATOMIC);
-		break;
-	case MROCE_LIM_CQ:
-		WRITE_ONCE(a->max_cq, v);
-		break;
-	case MROCE_LIM_CQE:
-		WRITE_ONCE(a->max_cqe, v);
-		break;
-	case MROCE_LIM_MR:
-		WRITE_ONCE(a->max_mr, v);
-		break;
-	case MROCE_LIM_MW:
-		WRITE_ONCE(a->max_mw, v);
-		break;
-	case MROCE_LIM_PD:
-		WRITE_ONCE(a->max_pd, v);
-		break;
-	case MROCE_LIM_SRQ:
-		WRITE_ONCE(a->max_srq, v);
-		break;
-	case MROCE_LIM_MR_SIZE:
-		WRITE_ONCE(a->max_mr_size, v);
-		break;
-	default:
-		break;
-	}
+	WRITE_ONCE(a->max_mr_size, mroce_limit(res, MROCE_LIM_MR_SIZE));
+	WRITE_ONCE(a->max_qp, mroce_limit(res, MROCE_LIM_QP));
+	WRITE_ONCE(a->max_res_rd_atom,
+		   MROCE_MAX_RD_ATOMIC * mroce_limit(res, MROCE_LIM_QP));
+	WRITE_ONCE(a->max_cq, mroce_limit(res, MROCE_LIM_CQ));
+	WRITE_ONCE(a->max_cqe, mroce_limit(res, MROCE_LIM_CQE));
+	WRITE_ONCE(a->max_mr, mroce_limit(res, MROCE_LIM_MR));
+	WRITE_ONCE(a->max_mw, mroce_limit(res, MROCE_LIM_MW));
+	WRITE_ONCE(a->max_pd, mroce_limit(res, MROCE_LIM_PD));
+	WRITE_ONCE(a->max_srq, mroce_limit(res, MROCE_LIM_SRQ));
 }
 
 /* sysfs metaroce_<name> of limit @lim: its value now. */
@@ -179,7 +159,7 @@ ssize_t mroce_limit_store(struct mroce_dev *mdev, enum mroce_limit lim,
 		return -EINVAL;
 	}
 	WRITE_ONCE(mdev->res.limits[lim], v);
-	mroce_limit_publish(mdev, lim, v);
+	mroce_limits_fill(&mdev->res, &mdev->ibdev.attrs);
 	ibdev_info(&mdev->ibdev, "%s set to %llu\n", mroce_limit_desc[lim].name,
 		   v);
 	return count;
