@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Packet fuzzing: mroce_pktfuzz sends mutated RoCEv2 packets (every RC, UC
+# and UD opcode, with and without the MetaRoCE capability mark and the UDP
+# checksum form) from the peer's namespace at MetaRoCE device 1 while
+# mroce_dpcheck moves checked data over an RC and a UC connection between
+# the two devices.  Aimed at its own victim QPs (PSNs around the expected
+# one, the real R_Key), at the live QPs of mroce_dpcheck (only what the
+# device must drop, or well-formed from a spoofed address) and at QPNs
+# that do not exist.
+#
+# Checks: the fuzzer's own (every packet sent, no byte written outside the
+# victims' regions, every victim back to RTS each epoch, victims executed
+# well-formed requests); the real traffic completes with its data
+# verified (so none of its QPs went to ERR); the accounting, from counters
+# read with no traffic running:
+#   - every UDP datagram the stack delivered reached the device and was
+#     counted: delta Udp InDatagrams of namespace 1 == delta rx_packets;
+#   - the packets the fuzzer sent with a wrong UDP checksum are the UDP
+#     layer's InCsumErrors, exactly (less any the backlog dropped);
+#   - rx_packets grew by at least what the fuzzer sent to the device, the
+#     device's drop counters by at least the packets it had to drop, and
+#     rx_drop_no_qp by at least those to QPNs that do not exist (less any
+#     the backlog dropped, /proc/net/softnet_stat);
+# then the device objects are back to baseline and the module unloads.
+#
+# MROCE_T_FUZZ_PACKETS (default 50000) and MROCE_T_FUZZ_SEED (default
+# random, printed) set the run; `make fuzz-vm PACKETS=N` runs it alone.
+source "$(dirname "$0")/../lib.sh"
+
+FUZZ=$SUITE_BIN/mroce_pktfuzz
+DPC=$SUITE_BIN/mroce_dpcheck
+PACKETS=${MROCE_T_FUZZ_PACKETS:-50000}
+SEED=${MROCE_T_FUZZ_SEED:-$(( (RANDOM << 15) | RANDOM ))}
+
+verbs_prologue
+dp_topo mm || ksft_skip_all "cannot build the mm topology"
+for c in all default; do
+	ip netns exec "$NS1" sysctl -qw net.ipv4.conf.$c.rp_filter=0
+done
+
+objects() {
+	cat /sys/class/infiniband/"$1"/metaroce_objects 2>/dev/null | tr '\n' ' '
+}
+cnt() {
+	mroce_counter "$DEV1" "$1"
+}
+# udp NAME: a field of the Udp line of namespace 1's /proc/net/snmp.
+udp() {
+	ip netns exec "$NS1" awk -v f="$1" '$1 == "Udp:" {
+		if (!n) { for (i = 2; i <= NF; i++) col[$i] = i; n = 1; next }
+		print $col[f] }' /proc/net/snmp
+}
+# Packets the receive backlogs dropped (second column, all CPUs).
+softnet_drops() {
+	local n=0 a b
+	while read -r a b _; do
+		n=$((n + 0x$b))
+	done </proc/net/softnet_stat
+	echo $n
+}
+DROPS="rx_drop_no_qp rx_drop_malformed rx_drop_icrc rx_drop_qp_state
+rx_drop_peer rx_drop_overrun rx_drop_seq rx_drop_no_recv rx_drop_unmarked"
+drops() {
+	local c n=0
+	for c in $DROPS; do
+		n=$((n + $(cnt $c)))
+	done
+	echo $n
+}
+snapshot() { # PREFIX
+	eval "$1_rx=$(cnt rx_packets) $1_noqp=$(cnt rx_drop_no_qp)"
+	eval "$1_drops=$(drops) $1_udp=$(udp InDatagrams)"
+	eval "$1_csum=$(udp InCsumErrors) $1_backlog=$(softnet_drops)"
+}
+
+base1=$(objects "$DEV1")
+base2=$(objects "$DEV2")
+snapshot b
+
+# The real traffic: RC and UC, until SIGUSR1.
+pids=()
+for kind in rc uc; do
+	seed=$RANDOM
+	"$DPC" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -n 100000000 -s $seed \
+		$([ $kind = uc ] && echo -u) >"$DP_LOGS/pktfuzz-$kind.log" 2>&1 &
+	pids+=($!)
+	echo "# mroce_dpcheck $kind: seed $seed"
+done
+defer "kill ${pids[*]}"
+# live_qps: the QPNs of DEV1 (all, comm mroce_dpcheck).
+qps_of() {
+	rdma resource show qp link "$DEV1/1" 2>/dev/null |
+		awk -v c="$1" '{ for (i = 1; i < NF; i++) {
+			if ($i == "lqpn") q = $(i + 1); if ($i == "comm") m = $(i + 1) }
+			if (c == "" || m == c) print q }' | paste -sd, -
+}
+two_live() {
+	[ "$(qps_of mroce_dpcheck | tr ',' '\n' | grep -c .)" -ge 2 ]
+}
+busywait 60000 two_live || t_fail "mroce_dpcheck QPs on $DEV1"
+live=$(qps_of mroce_dpcheck)
+echo "# live QPs of $DEV1: $live; fuzzing with seed $SEED, $PACKETS packets"
+
+t0=$(date +%s)
+ip netns exec "$NS2" "$FUZZ" -a "$DEV1" -g "$G1" -S $DP_IP2 -D $DP_IP1 \
+	-n "$PACKETS" -s "$SEED" -l "$live" -x "$(qps_of)" \
+	>"$DP_LOGS/pktfuzz.log" 2>&1
+frc=$?
+tap_relay "pktfuzz: " <"$DP_LOGS/pktfuzz.log"
+grep -q "^ok \|^not ok " "$DP_LOGS/pktfuzz.log" ||
+	{ t_fail "mroce_pktfuzz ran (exit $frc)"; tail -n 5 "$DP_LOGS/pktfuzz.log" | sed 's/^/#   /'; }
+echo "# fuzzing took $(($(date +%s) - t0)) s"
+
+# The account line: sent= stack= dev= must_drop= no_qp= csum_bad= ...
+acct=$(grep "^# account " "$DP_LOGS/pktfuzz.log" | cut -d' ' -f3-)
+for kv in $acct; do
+	eval "F_${kv%%=*}=${kv#*=}"
+done
+
+kill -USR1 "${pids[@]}" 2>/dev/null
+i=0
+for kind in rc uc; do
+	pid=${pids[i]}
+	i=$((i + 1))
+	busywait 120000 eval "! kill -0 $pid 2>/dev/null" || kill -KILL "$pid"
+	wait "$pid"
+	rc=$?
+	t_check "real $kind traffic during the fuzzing: every request completed, data verified ($(tail -n 1 "$DP_LOGS/pktfuzz-$kind.log"))" \
+		test "$rc" = 0
+	[ "$rc" = 0 ] || grep FAIL "$DP_LOGS/pktfuzz-$kind.log" | head -3 | sed 's/^/#   /'
+done
+t_check "$DEV1 objects back to baseline" busywait 10000 eval '[ "$(objects "$DEV1")" = "$base1" ]'
+t_check "$DEV2 objects back to baseline" busywait 10000 eval '[ "$(objects "$DEV2")" = "$base2" ]'
+sleep 1
+snapshot a
+
+if [ -z "${F_sent:-}" ]; then
+	t_fail "no account line from mroce_pktfuzz"
+else
+	lost=$((a_backlog - b_backlog))
+	rx=$((a_rx - b_rx)) udpd=$((a_udp - b_udp)) csum=$((a_csum - b_csum))
+	drops=$((a_drops - b_drops)) noqp=$((a_noqp - b_noqp))
+	echo "# fuzzer: $acct"
+	echo "# $DEV1: rx_packets +$rx, drops +$drops (no_qp +$noqp); Udp InDatagrams +$udpd, InCsumErrors +$csum; backlog drops +$lost"
+	echo "# $DEV1: $(dp_counters "$DEV1")"
+	t_check "every datagram UDP delivered was counted by $DEV1 (InDatagrams +$udpd, rx_packets +$rx)" \
+		test "$udpd" = "$rx"
+	t_check "UDP dropped the $F_csum_bad packets with a wrong checksum (InCsumErrors +$csum, backlog drops $lost)" \
+		test "$csum" -le "$F_csum_bad" -a $((csum + lost)) -ge "$F_csum_bad"
+	t_check "rx_packets grew by the $F_dev packets sent to the device at least (+$rx)" \
+		test $((rx + lost)) -ge "$F_dev"
+	t_check "the $F_must_drop packets the device had to drop are counted (drop counters +$drops)" \
+		test $((drops + lost)) -ge "$F_must_drop"
+	t_check "the $F_no_qp packets to QPNs that do not exist are in rx_drop_no_qp (+$noqp)" \
+		test $((noqp + lost)) -ge "$F_no_qp"
+fi
+rdma link del "$DEV1" && rdma link del "$DEV2"
+t_check "metaroce unloads" rmmod metaroce
+t_done
