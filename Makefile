@@ -25,7 +25,7 @@ endif
 .PHONY: all modules provider check-kdir install modules_install clean distclean deps \
 	dkms-src dkms-install dkms-uninstall dkms-test deb \
 	check unit coverage fuzz fuzz-smoke vm-selftests demo bench help \
-	debug-kernel check-debug tools_install wireshark_install cli-test wireshark-test
+	debug-kernel check-debug fuzz-vm tools_install wireshark_install cli-test wireshark-test
 
 all: modules provider
 
@@ -47,6 +47,7 @@ help:
 	@echo "make debug-kernel  build (or reuse) that kernel and metaroce.ko against it"
 	@echo "make demo          two namespaces, a MetaRoCE device on each side, RC traffic"
 	@echo "make bench         perftest, MetaRoCE vs rdma_rxe in one VM: bench/results.md"
+	@echo "make fuzz-vm [PACKETS=N] [SEED=S]  the VM packet fuzzer under checked traffic (default 1000000)"
 	@echo "make unit | coverage | fuzz   transport core tests on the host"
 	@echo "make cli-test      host tests of the metaroce command (fixture sysfs)"
 	@echo "make wireshark-test  tshark with the MetaRoCE dissector on a generated pcap"
@@ -174,6 +175,15 @@ wireshark-test:
 fuzz-smoke:
 	@if [ -f selftests/fuzz/Makefile ]; then $(MAKE) -C selftests/fuzz smoke; \
 	else echo "fuzz-smoke: no fuzz targets yet"; fi
+
+# The VM packet fuzzer alone (selftests/datapath/pktfuzz.sh), PACKETS
+# mutated packets (SEED= repeats a run); results in build/vm/fuzz-vm.
+PACKETS ?= 1000000
+fuzz-vm: modules provider
+	MROCE_T_FUZZ_PACKETS=$(PACKETS) $(if $(SEED),MROCE_T_FUZZ_SEED=$(SEED)) \
+		MROCE_T_ONLY=pktfuzz.sh MROCE_T_TIMEOUT=$$((600 + $(PACKETS) / 2000)) \
+		$(ROOT)/tools/vm/run.sh --name fuzz-vm --timeout $$((900 + $(PACKETS) / 2000)) \
+		-- $(ROOT)/selftests/run_guest.sh datapath
 
 # One VM boot runs every VM selftest; results land in build/vm/selftests.
 vm-selftests: modules provider

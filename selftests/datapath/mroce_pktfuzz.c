@@ -369,22 +369,6 @@ struct pkt {
 	bool must_drop;
 };
 
-static bool known_qpn(uint32_t qpn)
-{
-	int i;
-
-	for (i = 0; i < f.nlive; i++)
-		if (f.live[i] == qpn)
-			return true;
-	for (i = 0; i < f.nother; i++)
-		if (f.other[i] == qpn)
-			return true;
-	for (i = 0; i < NVICTIM; i++)
-		if (f.v[i].qp->qp_num == qpn)
-			return true;
-	return qpn <= 1;
-}
-
 /* A virtual address near the victim's region, mostly inside it. */
 static uint64_t pick_va(const struct victim *v, uint32_t len)
 {
@@ -561,6 +545,45 @@ static void mutate(struct pkt *k)
 	}
 }
 
+/* The transport a victim @v or QP1 takes (RC for anything else). */
+static uint8_t qp_transport(const struct victim *v, uint32_t qpn)
+{
+	if (qpn == 1 || (v && v->type == IBV_QPT_UD))
+		return 0x60;
+	return v && v->type == IBV_QPT_UC ? 0x20 : 0x00;
+}
+
+/* The victim with QPN @qpn, or NULL. */
+static struct victim *victim_of(uint32_t qpn)
+{
+	int i;
+
+	for (i = 0; i < NVICTIM; i++)
+		if (f.v[i].qp->qp_num == qpn)
+			return &f.v[i];
+	return NULL;
+}
+
+static bool in_list(const uint32_t *q, int n, uint32_t qpn)
+{
+	while (n--)
+		if (q[n] == qpn)
+			return true;
+	return false;
+}
+
+static bool is_live(uint32_t qpn)
+{
+	return in_list(f.live, f.nlive, qpn);
+}
+
+/* A QPN that exists on the device (QP0 and QP1 counted as such). */
+static bool known_qpn(uint32_t qpn)
+{
+	return qpn <= 1 || is_live(qpn) || in_list(f.other, f.nother, qpn) ||
+	       victim_of(qpn);
+}
+
 /* The target of the next packet: its QPN, kind and victim (or NULL). */
 static uint32_t pick_target(struct pkt *k, struct victim **vp)
 {
@@ -624,35 +647,6 @@ static uint32_t get32(const uint8_t *p)
 	return (uint32_t)get16(p) << 16 | get16(p + 2);
 }
 
-/* The transport a victim @v or QP1 takes (RC for anything else). */
-static uint8_t qp_transport(const struct victim *v, uint32_t qpn)
-{
-	if (qpn == 1 || (v && v->type == IBV_QPT_UD))
-		return 0x60;
-	return v && v->type == IBV_QPT_UC ? 0x20 : 0x00;
-}
-
-/* The victim with QPN @qpn, or NULL. */
-static struct victim *victim_of(uint32_t qpn)
-{
-	int i;
-
-	for (i = 0; i < NVICTIM; i++)
-		if (f.v[i].qp->qp_num == qpn)
-			return &f.v[i];
-	return NULL;
-}
-
-static bool is_live(uint32_t qpn)
-{
-	int i;
-
-	for (i = 0; i < f.nlive; i++)
-		if (f.live[i] == qpn)
-			return true;
-	return false;
-}
-
 /*
  * What becomes of the packet, from its final bytes: dropped by the UDP
  * layer (length past the datagram, wrong non-zero checksum), or handed to
@@ -688,7 +682,7 @@ static bool classify(struct pkt *k)
 	}
 	qpn = t[5] << 16 | get16(t + 6);
 	v = victim_of(qpn);
-	if (!v && !is_live(qpn) && !known_qpn(qpn)) {
+	if (!known_qpn(qpn)) {
 		k->must_drop = true;
 		tally.no_qp++;
 		return true;
