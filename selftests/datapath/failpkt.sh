@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Allocation failure on the packet path.  On a kernel with fault injection
+# (the debug lane's, Documentation/debug.rst), while mroce_dpcheck moves
+# checked RC data between two MetaRoCE devices, atomic slab allocations
+# fail (failslab with ignore-gfp-wait: the packet path allocates with
+# GFP_ATOMIC, the verbs path mostly with GFP_KERNEL):
+#
+#  1. task: only in the mroce_dpcheck process (task-filter and its
+#     make-it-fail, set once traffic flows and cleared before it ends),
+#     which runs the send path of both devices (the QP's task runs in the
+#     caller of the send doorbell); 5 % of its atomic allocations;
+#  2. system: any atomic slab allocation, softirq included, 1 % until a
+#     bounded number of failures, so that the receive path (softirq), the
+#     QPs' workers and the network stack fail too (the task filter never
+#     fails an allocation in softirq).
+#
+# 6.1 has no stack-trace filter on x86_64 (no "only the module's
+# allocations"): failslab's task filter and a bounded count are the
+# filters.  Each phase injects at most MROCE_T_FAILPKT_TIMES failures
+# (default 400) and counts them (failslab's "times" left).  Checks: the
+# failures were injected; the traffic completes with every request's data
+# verified (a lost packet is resent: retransmits grow), in bounded time;
+# no kernel report (the VM runner fails on one); objects back to
+# baseline; the module unloads.
+source "$(dirname "$0")/../lib.sh"
+
+FS=/sys/kernel/debug/failslab
+TIMES=${MROCE_T_FAILPKT_TIMES:-400}
+DPC=$SUITE_BIN/mroce_dpcheck
+
+[ -d $FS ] ||
+	ksft_skip_all "no $FS (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS: the debug lane's kernel)"
+verbs_prologue
+dp_topo mm || ksft_skip_all "cannot build the mm topology"
+
+objects() {
+	cat /sys/class/infiniband/"$1"/metaroce_objects 2>/dev/null | tr '\n' ' '
+}
+objects_are() {
+	[ "$(objects "$1")" = "$2" ]
+}
+base1=$(objects "$DEV1")
+base2=$(objects "$DEV2")
+
+# Restore failslab's settings at exit.
+for a in probability interval times space verbose task-filter ignore-gfp-wait; do
+	defer "echo $(cat $FS/$a) >$FS/$a"
+done
+fs_set() { # PROBABILITY TASK_FILTER
+	echo 0 >$FS/probability
+	echo 1 >$FS/interval
+	echo 0 >$FS/space
+	echo 0 >$FS/verbose
+	echo Y >$FS/ignore-gfp-wait
+	echo "$2" >$FS/task-filter
+	echo "$TIMES" >$FS/times
+	echo "$1" >$FS/probability
+}
+fs_off() {
+	echo 0 >$FS/probability
+}
+defer fs_off
+
+grown() { # DEV COUNTER FROM BY
+	[ $(($(mroce_counter "$1" "$2") - $3)) -ge "$4" ]
+}
+gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+retransmits() {
+	echo $(($(mroce_counter "$DEV1" retransmits) + $(mroce_counter "$DEV2" retransmits)))
+}
+
+# phase DESC PROBABILITY TASK_FILTER: mroce_dpcheck until 100 more packets
+# after the failures are used up (or 60 s), then stopped and checked.
+phase() {
+	local desc=$1 p=$2 tf=$3 seed=$RANDOM log pid rx retr left rc t0
+	log=$DP_LOGS/failpkt-$seed.log
+	rx=$(mroce_counter "$DEV2" rx_packets)
+	"$DPC" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -n 100000000 -s $seed \
+		-T 18 >"$log" 2>&1 &
+	pid=$!
+	busywait 60000 grown "$DEV2" rx_packets "$rx" 200
+	retr=$(retransmits)
+	t0=$(date +%s)
+	[ "$tf" = Y ] && echo 1 >/proc/$pid/make-it-fail
+	fs_set "$p" "$tf"
+	busywait 60000 sh -c "[ \$(cat $FS/times) = 0 ] || ! kill -0 $pid 2>/dev/null"
+	left=$(cat $FS/times)
+	fs_off
+	[ "$tf" = Y ] && echo 0 >/proc/$pid/make-it-fail 2>/dev/null
+	rx=$(mroce_counter "$DEV2" rx_packets)
+	busywait 60000 sh -c "! kill -0 $pid 2>/dev/null" ||
+		busywait 60000 grown "$DEV2" rx_packets "$rx" 100
+	kill -USR1 $pid 2>/dev/null
+	busywait 120000 gone $pid || kill -KILL $pid
+	wait $pid
+	rc=$?
+	echo "#   $desc: $((TIMES - left)) failures injected in $(($(date +%s) - t0)) s, retransmits +$(($(retransmits) - retr)); $(tail -n 1 "$log")"
+	t_check "$desc: allocation failures injected ($((TIMES - left)) of $TIMES)" \
+		test "$left" -lt "$TIMES"
+	if [ $rc = 137 ]; then
+		t_fail "$desc: mroce_dpcheck hung (killed after 120 s)"
+	else
+		t_check "$desc: every request completed, data verified (seed $seed)" test $rc = 0
+		[ $rc = 0 ] || grep FAIL "$log" | head -3 | sed 's/^/#   /'
+	fi
+}
+
+phase "failslab in mroce_dpcheck's send path, 5 %" 5 Y
+phase "failslab system-wide, atomic allocations, 1 %" 1 N
+echo "# $DEV1: $(dp_counters "$DEV1")"
+t_check "$DEV1 objects back to baseline" busywait 10000 objects_are "$DEV1" "$base1"
+t_check "$DEV2 objects back to baseline" busywait 10000 objects_are "$DEV2" "$base2"
+rdma link del "$DEV1" && rdma link del "$DEV2"
+t_check "metaroce unloads" rmmod metaroce
+t_done
