@@ -19,8 +19,9 @@
 # 6.1 has no stack-trace filter on x86_64 (no "only the module's
 # allocations"): failslab's task filter and a bounded count are the
 # filters.  Each phase injects at most MROCE_T_FAILPKT_TIMES failures
-# (default 400) and counts them (failslab's "times" left).  Checks: the
-# failures were injected; the traffic completes with every request's data
+# (default 400) and counts them (failslab's "times" left); stacks of a
+# few (rate-limited) show where they struck.  Checks: the failures were
+# injected, in the first phase some in MetaRoCE's own code; the traffic completes with every request's data
 # verified (a lost packet is resent: retransmits grow), in bounded time;
 # no kernel report (the VM runner fails on one); objects back to
 # baseline; the module unloads.
@@ -45,14 +46,19 @@ base1=$(objects "$DEV1")
 base2=$(objects "$DEV2")
 
 # Restore failslab's settings at exit.
-for a in probability interval times space verbose task-filter ignore-gfp-wait; do
+for a in probability interval times space verbose verbose_ratelimit_burst \
+	verbose_ratelimit_interval_ms task-filter ignore-gfp-wait; do
 	defer "echo $(cat $FS/$a) >$FS/$a"
 done
 fs_set() { # PROBABILITY TASK_FILTER
 	echo 0 >$FS/probability
 	echo 1 >$FS/interval
 	echo 0 >$FS/space
-	echo 0 >$FS/verbose
+	# A stack for 2 failures every 5 s (the kernel's rate limit): where
+	# they struck, sampled (sites()).
+	echo 2 >$FS/verbose
+	echo 2 >$FS/verbose_ratelimit_burst
+	echo 5000 >$FS/verbose_ratelimit_interval_ms
 	echo Y >$FS/ignore-gfp-wait
 	echo "$2" >$FS/task-filter
 	echo "$TIMES" >$FS/times
@@ -62,6 +68,20 @@ fs_off() {
 	echo 0 >$FS/probability
 }
 defer fs_off
+
+# sites MARK: the MetaRoCE function each sampled failure struck in (the
+# first [metaroce] frame of its stack), from the kernel log after MARK.
+sites() {
+	dmesg | sed -n "/failpkt: $1\$/,\$p" | awk '
+	function done() { n++; if (fn != "") m[fn]++; else other++; inside = 0 }
+	/FAULT_INJECTION: forcing a failure/ { if (inside) done(); inside = 1; fn = ""; next }
+	inside && fn == "" && /\[metaroce\]/ {
+		if (match($0, /[A-Za-z_0-9.]+\+0x/)) fn = substr($0, RSTART, RLENGTH - 3)
+	}
+	inside && /<\/TASK>/ { done() }
+	END { if (inside) done(); printf "%d", n - other
+		for (f in m) printf " %s:%d", f, m[f]; printf " elsewhere:%d\n", other }'
+}
 
 grown() { # DEV COUNTER FROM BY
 	[ $(($(mroce_counter "$1" "$2") - $3)) -ge "$4" ]
@@ -85,6 +105,7 @@ phase() {
 	busywait 60000 grown "$DEV2" rx_packets "$rx" 200
 	retr=$(retransmits)
 	t0=$(date +%s)
+	echo "failpkt: $seed" >/dev/kmsg
 	[ "$tf" = Y ] && echo 1 >/proc/$pid/make-it-fail
 	fs_set "$p" "$tf"
 	busywait 60000 sh -c "[ \$(cat $FS/times) = 0 ] || ! kill -0 $pid 2>/dev/null"
@@ -101,6 +122,11 @@ phase() {
 	echo "#   $desc: $((TIMES - left)) failures injected in $(($(date +%s) - t0)) s, retransmits +$(($(retransmits) - retr)); $(tail -n 1 "$log")"
 	t_check "$desc: allocation failures injected ($((TIMES - left)) of $TIMES)" \
 		test "$left" -lt "$TIMES"
+	hit=$(sites "$seed")
+	echo "#   sampled failures in MetaRoCE and where: $hit"
+	[ "$tf" = Y ] &&
+		t_check "$desc: sampled failures struck MetaRoCE's own code" \
+			test "${hit%% *}" -gt 0
 	if [ $rc = 137 ]; then
 		t_fail "$desc: mroce_dpcheck hung (killed after 120 s)"
 	else

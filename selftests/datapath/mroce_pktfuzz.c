@@ -44,6 +44,8 @@
  *               or invalid on a live QP
  *   no_qp       of those, to a QPN that does not exist
  *   csum_bad    packets with a wrong, non-zero UDP checksum
+ * and what went where (victim, live, gsi, spoofed, marked: with the
+ * MetaRoCE capability mark) and the victims' receive completions.
  */
 #define _GNU_SOURCE	/* sendmmsg() */
 #include <arpa/inet.h>
@@ -733,6 +735,7 @@ static bool make_packet(struct pkt *k)
 	if (marked)
 		k->b[28 + 8] = (k->b[28 + 8] & 0x80) | 0x40 | 0x10 |
 			       (pct(50) ? 0x20 : 0) | 1;
+	tally.marked += marked;
 	csum = marked ? pct(90) : pct(10);
 	nmut = pct(20) ? 0 : 1 + rnd(3);
 	post = nmut && pct(40);
@@ -895,10 +898,10 @@ int main(int argc, char **argv)
 		recvs += f.v[k].recvs;
 		errs += f.v[k].errs;
 	}
-	printf("# account sent=%lu stack=%lu dev=%lu must_drop=%lu no_qp=%lu csum_bad=%lu victim=%lu live=%lu gsi=%lu spoofed=%lu recv_ok=%lu recv_err=%lu\n",
+	printf("# account sent=%lu stack=%lu dev=%lu must_drop=%lu no_qp=%lu csum_bad=%lu victim=%lu live=%lu gsi=%lu spoofed=%lu marked=%lu recv_ok=%lu recv_err=%lu\n",
 	       tally.sent, tally.stack, tally.dev, tally.must_drop, tally.no_qp,
 	       tally.csum_bad, tally.victim, tally.live, tally.gsi, tally.spoofed,
-	       recvs, errs);
+	       tally.marked, recvs, errs);
 	close(sk);
 	for (k = 0; k < NVICTIM; k++) {
 		if (ibv_destroy_qp(f.v[k].qp) || ibv_dereg_mr(f.v[k].mr))
