@@ -39,8 +39,8 @@
 # netdev removal, netns deletion), kill.sh (peer process killed),
 # failslab.sh (allocation failures), loss.sh (packet loss).
 # MROCE_T_FAULTS picks groups (default "link mtu addr rnr cqover flood";
-# also "flap", the link flap alone, and "mtu_dip", see t_mtu_dip); MROCE_T_FAULT_REPEAT (default 1)
-# repeats them.
+# also "flap", the link flap alone, and "mtu_dip", see t_mtu_dip);
+# MROCE_T_FAULT_REPEAT (default 1) repeats them.
 source "$(dirname "$0")/../lib.sh"
 
 DPC=$SUITE_BIN/mroce_dpcheck
