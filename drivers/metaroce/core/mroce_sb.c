@@ -141,6 +141,11 @@ u32 mroce_sb_lose(struct mroce_sb *sb, u32 psn, u32 max)
 
 		if (mroce_psn_after(end, max))
 			end = max;
+		/* The receiver has it: nothing to resend. */
+		if (e->state == MROCE_SB_SACKED) {
+			p = end;
+			continue;
+		}
 		if (!mroce_sb_unit_lost(sb, end))
 			n++;
 		mroce_sb_set(sb, p, end, MROCE_SB_LOST);
@@ -156,26 +161,96 @@ u32 mroce_sb_lose(struct mroce_sb *sb, u32 psn, u32 max)
  * @una: the old first PSN in flight
  * @new_una: the new one
  *
- * A lost unit acknowledged whole needs no resend.  Only lost units are
- * looked at: nothing else counts.
+ * A lost unit acknowledged whole needs no resend.  Only lost and SACKED
+ * units are looked at: nothing else counts.
  */
 void mroce_sb_acked(struct mroce_sb *sb, u32 una, u32 new_una)
 {
 	u32 p = una, i;
 
-	for (i = 0; i < MROCE_SB_SLOTS && sb->lost &&
+	for (i = 0; i < MROCE_SB_SLOTS && (sb->lost || sb->sacked) &&
 	     mroce_psn_before(p, new_una); i++) {
 		struct mroce_sb_ent *e = mroce_sb_slot(sb, p);
 		u32 end = mroce_sb_end(e, p);
 
 		if (mroce_psn_after(end, new_una))
 			break;
-		if (mroce_sb_unit_lost(sb, end)) {
+		if (e->state == MROCE_SB_SACKED) {
+			mroce_sb_set(sb, p, end, MROCE_SB_ACKED);
+			sb->sacked--;
+		} else if (mroce_sb_unit_lost(sb, end)) {
 			mroce_sb_set(sb, p, end, MROCE_SB_ACKED);
 			sb->lost--;
 		}
 		p = end;
 	}
+}
+
+/* First PSN after the unit holding @psn, which the caller knows is in
+ * flight. */
+u32 mroce_sb_unit_end(const struct mroce_sb *sb, u32 psn)
+{
+	return mroce_sb_end(mroce_sb_at(sb, psn), psn);
+}
+
+/**
+ * mroce_sb_sack() - the receiver reported @psn as arrived (SACK)
+ * @sb: the scoreboard
+ * @una: first PSN in flight
+ * @max: first PSN never sent
+ * @psn: the PSN
+ *
+ * A unit is SACKED once the last of its PSNs is reported (a READ request
+ * only when its last response PSN is); a lost unit SACKED needs no resend.
+ *
+ * Return: true when this made a unit SACKED.
+ */
+bool mroce_sb_sack(struct mroce_sb *sb, u32 una, u32 max, u32 psn)
+{
+	struct mroce_sb_ent *e = mroce_sb_slot(sb, psn);
+	u32 end;
+
+	if (!mroce_psn_in_window(psn, una, mroce_psn_dist(una, max)))
+		return false;
+	end = mroce_sb_end(e, psn);
+	if (end != mroce_psn_add(psn, 1) || mroce_psn_after(end, max) ||
+	    !mroce_psn_in_window(e->head, una, mroce_psn_dist(una, max)))
+		return false;
+	switch (e->state) {
+	case MROCE_SB_LOST:
+		sb->lost--;
+		break;
+	case MROCE_SB_INFLIGHT:
+	case MROCE_SB_RESENT:
+		break;
+	default:
+		return false;
+	}
+	mroce_sb_set(sb, e->head, end, MROCE_SB_SACKED);
+	sb->sacked++;
+	return true;
+}
+
+/**
+ * mroce_sb_lose_unit() - the unit starting at @psn is lost (selective)
+ * @sb: the scoreboard
+ * @psn: the unit's head PSN, in flight
+ *
+ * Return: true when the unit was in flight (sent or resent) and is now
+ * lost; false when it is lost, SACKED or acknowledged already.
+ */
+bool mroce_sb_lose_unit(struct mroce_sb *sb, u32 psn)
+{
+	struct mroce_sb_ent *e = mroce_sb_slot(sb, psn);
+
+	if (e->head != psn || (e->state != MROCE_SB_INFLIGHT &&
+			       e->state != MROCE_SB_RESENT))
+		return false;
+	if (!sb->lost || mroce_psn_before(psn, sb->rtx))
+		sb->rtx = psn;
+	mroce_sb_set(sb, psn, mroce_sb_end(e, psn), MROCE_SB_LOST);
+	sb->lost++;
+	return true;
 }
 
 /**
