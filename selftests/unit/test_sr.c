@@ -124,7 +124,7 @@ TEST(sb_sacked_units)
 	EXPECT_TRUE(mroce_sb_sack(&sb, 10, 24, 23));	/* its last PSN */
 	EXPECT_FALSE(mroce_sb_sack(&sb, 10, 24, 24));	/* not in flight */
 	EXPECT_FALSE(mroce_sb_sack(&sb, 10, 24, 9));
-	EXPECT_EQ(sb.sacked, 2);
+	EXPECT_EQ(sb.sacked, 5);	/* PSNs: 12 and the READ's 4 */
 	/* go-back-N passes over SACKED units */
 	EXPECT_EQ(mroce_sb_lose(&sb, 10, 24), 9);
 	EXPECT_EQ(mroce_sb_at(&sb, 12)->state, MROCE_SB_SACKED);
@@ -132,7 +132,7 @@ TEST(sb_sacked_units)
 	/* a lost unit reported arrived needs no resend */
 	EXPECT_TRUE(mroce_sb_sack(&sb, 10, 24, 13));
 	EXPECT_EQ(sb.lost, 8);
-	EXPECT_EQ(sb.sacked, 3);
+	EXPECT_EQ(sb.sacked, 6);
 	/* lose_unit: only units in flight, by head */
 	EXPECT_FALSE(mroce_sb_lose_unit(&sb, 14));	/* already lost */
 	EXPECT_FALSE(mroce_sb_lose_unit(&sb, 12));	/* SACKED */
@@ -141,6 +141,43 @@ TEST(sb_sacked_units)
 	EXPECT_EQ(sb.sacked, 0);
 	EXPECT_EQ(sb.lost, 0);
 	EXPECT_EQ(mroce_sb_unit_end(&sb, 21), 24);
+}
+
+/*
+ * A READ resent from its middle leaves an older record spanning the new
+ * unit; acknowledging both must leave no slot SACKED behind (found by
+ * fuzz_reqwin: the count went past the PSNs in flight).
+ */
+TEST(sb_sacked_split_read)
+{
+	struct mroce_sb sb;
+	u32 psn;
+
+	mroce_sb_init(&sb);
+	mroce_sb_sent(&sb, 20, 5, 1, 100);		/* READ 20..24 */
+	EXPECT_EQ(mroce_sb_lose(&sb, 20, 25), 1);
+	/* its first two responses came: resent from 22 */
+	EXPECT_TRUE(mroce_sb_next_lost(&sb, 22, 25, &psn));
+	EXPECT_EQ(psn, 22);
+	EXPECT_EQ(mroce_sb_resent(&sb, 22, 25, 22, 3, 200), 0);
+	EXPECT_TRUE(mroce_sb_sack(&sb, 22, 25, 24));
+	EXPECT_EQ(sb.sacked, 3);
+	/* acknowledged from the old head: the record at 20 spans 20..24 */
+	mroce_sb_acked(&sb, 20, 25);
+	EXPECT_EQ(sb.sacked, 0);
+	/* and in parts */
+	mroce_sb_sent(&sb, 30, 4, 2, 300);		/* READ 30..33 */
+	EXPECT_TRUE(mroce_sb_sack(&sb, 30, 34, 33));
+	mroce_sb_acked(&sb, 30, 32);
+	EXPECT_EQ(sb.sacked, 2);
+	EXPECT_EQ(mroce_sb_lose(&sb, 32, 34), 0);	/* still SACKED */
+	mroce_sb_acked(&sb, 32, 34);
+	EXPECT_EQ(sb.sacked, 0);
+	/* a slot reused while SACKED (a caller's slip) is not counted */
+	mroce_sb_sent(&sb, 40, 1, 3, 400);
+	EXPECT_TRUE(mroce_sb_sack(&sb, 40, 41, 40));
+	mroce_sb_sent(&sb, 40 + MROCE_SB_SLOTS, 1, 4, 500);
+	EXPECT_EQ(sb.sacked, 0);
 }
 
 TEST(sr_hole_resent_alone)

@@ -36,13 +36,30 @@ static bool mroce_sb_unit_lost(struct mroce_sb *sb, u32 end)
 	       MROCE_SB_LOST;
 }
 
+/*
+ * Every change of a slot's state goes through here, which keeps @sacked
+ * the number of slots in state SACKED, whatever record a slot held before.
+ */
+static void mroce_sb_state(struct mroce_sb *sb, struct mroce_sb_ent *e,
+			   u8 state)
+{
+	sb->sacked += (state == MROCE_SB_SACKED) -
+		      (e->state == MROCE_SB_SACKED);
+	e->state = state;
+}
+
 /* Write @u into the slots of its unit (all of them when it is wider). */
 static void mroce_sb_write(struct mroce_sb *sb, const struct mroce_sb_ent *u)
 {
 	u32 i, n = min_t(u32, u->npsn, MROCE_SB_SLOTS);
 
-	for (i = 0; i < n; i++)
-		*mroce_sb_slot(sb, mroce_psn_add(u->head, i)) = *u;
+	for (i = 0; i < n; i++) {
+		struct mroce_sb_ent *e = mroce_sb_slot(sb,
+						       mroce_psn_add(u->head, i));
+
+		mroce_sb_state(sb, e, u->state);
+		*e = *u;
+	}
 }
 
 /* Set the state of the slots of PSNs [@from, @to). */
@@ -51,7 +68,8 @@ static void mroce_sb_set(struct mroce_sb *sb, u32 from, u32 to, u8 state)
 	u32 i, n = min_t(u32, mroce_psn_dist(from, to), MROCE_SB_SLOTS);
 
 	for (i = 0; i < n; i++)
-		mroce_sb_slot(sb, mroce_psn_add(from, i))->state = state;
+		mroce_sb_state(sb, mroce_sb_slot(sb, mroce_psn_add(from, i)),
+			       state);
 }
 
 void mroce_sb_init(struct mroce_sb *sb)
@@ -161,28 +179,35 @@ u32 mroce_sb_lose(struct mroce_sb *sb, u32 psn, u32 max)
  * @una: the old first PSN in flight
  * @new_una: the new one
  *
- * A lost unit acknowledged whole needs no resend.  Only lost and SACKED
- * units are looked at: nothing else counts.
+ * A lost unit acknowledged whole needs no resend.  Only lost units and
+ * SACKED slots are looked at: nothing else counts.  SACKED slots are
+ * cleared one by one, not by unit: after a READ was resent from its
+ * middle, an older record may still span the PSNs of the newer unit.
  */
 void mroce_sb_acked(struct mroce_sb *sb, u32 una, u32 new_una)
 {
 	u32 p = una, i;
 
-	for (i = 0; i < MROCE_SB_SLOTS && (sb->lost || sb->sacked) &&
+	for (i = 0; i < MROCE_SB_SLOTS && sb->lost &&
 	     mroce_psn_before(p, new_una); i++) {
 		struct mroce_sb_ent *e = mroce_sb_slot(sb, p);
 		u32 end = mroce_sb_end(e, p);
 
 		if (mroce_psn_after(end, new_una))
 			break;
-		if (e->state == MROCE_SB_SACKED) {
-			mroce_sb_set(sb, p, end, MROCE_SB_ACKED);
-			sb->sacked--;
-		} else if (mroce_sb_unit_lost(sb, end)) {
+		if (mroce_sb_unit_lost(sb, end)) {
 			mroce_sb_set(sb, p, end, MROCE_SB_ACKED);
 			sb->lost--;
 		}
 		p = end;
+	}
+	p = una;
+	for (i = 0; i < MROCE_SB_SLOTS && sb->sacked &&
+	     mroce_psn_before(p, new_una); i++, p = mroce_psn_add(p, 1)) {
+		struct mroce_sb_ent *e = mroce_sb_slot(sb, p);
+
+		if (e->state == MROCE_SB_SACKED)
+			mroce_sb_state(sb, e, MROCE_SB_ACKED);
 	}
 }
 
@@ -227,7 +252,6 @@ bool mroce_sb_sack(struct mroce_sb *sb, u32 una, u32 max, u32 psn)
 		return false;
 	}
 	mroce_sb_set(sb, e->head, end, MROCE_SB_SACKED);
-	sb->sacked++;
 	return true;
 }
 

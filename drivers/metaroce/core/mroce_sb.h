@@ -50,7 +50,7 @@ struct mroce_sb_ent {
 
 struct mroce_sb {
 	u32 lost;	/* units in state LOST */
-	u32 sacked;	/* units in state SACKED */
+	u32 sacked;	/* slots (PSNs) in state SACKED */
 	u32 rtx;	/* while @lost: no lost unit before this PSN */
 	struct mroce_sb_ent ent[MROCE_SB_SLOTS];
 };
