@@ -226,28 +226,61 @@ TEST(sr_reordering_tolerated)
 
 	sr_setup(&w, 0);
 	mroce_rtt_sample(&w.rtt, 100 * US);
-	/* first teach it that the path reorders */
+	/*
+	 * Unit 1 overtakes unit 0.  With one unit SACKED, below the
+	 * duplicate threshold, RACK waits a quarter of the minimum RTT.
+	 */
 	sr_send(&w, 4, t);
 	sr_ack(&w, MROCE_PSN_MASK, 0x2, 0, t + 100 * US, &res);	/* 1 */
-	EXPECT_EQ(res.verdict, MROCE_REQWIN_LOSS);		/* 0 lost */
-	sr_resend_all(&w, t + 100 * US);
-	/* 0's first copy arrives after all: reordering seen, and the
-	 * receiver reports the resend as a duplicate */
-	sr_ack(&w, 0, 0x6, 0, t + 101 * US, &res);
-	EXPECT_FALSE(w.rack.reordered);	/* 0 was resent: ambiguous */
-	EXPECT_EQ(w.rack.mult, 1);
-	sr_ack(&w, 3, 0, 0, t + 102 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	EXPECT_EQ(w.reo_at, t + 125 * US);
+	EXPECT_FALSE(w.rack.reordered);
+	/* 0 comes 1 us later: the path reorders, by 1 us at least */
+	sr_ack(&w, 1, 0, 0, t + 101 * US, &res);
+	EXPECT_TRUE(w.rack.reordered);
+	EXPECT_EQ(w.rack.extent, 1 * US);
+	EXPECT_EQ(w.reo_at, 0);
+	/* 3 arrives, 2 does not: lost a window after 3's RTT */
+	sr_ack(&w, 1, 0x2, 0, t + 110 * US, &res);
+	EXPECT_EQ(w.reo_at, t + 135 * US);
+	mroce_reqwin_on_timer(&w, t + 135 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_LOSS);
+	EXPECT_EQ(res.psn, 2);
+	EXPECT_EQ(sr_resend_all(&w, t + 135 * US), 1);
+	/*
+	 * But 2 was only late: the receiver got the resend as a duplicate,
+	 * and its ACK echoes the resend's send time.
+	 */
 	{
 		struct mroce_sr_ack a = {
 			.psn = 3, .syndrome = ACK, .dup = true,
+			.rtt = 100 * US,
 		};
-		EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, t + 140 * US, &res),
+		EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, t + 235 * US, &res),
 			  0);
 	}
 	EXPECT_EQ(w.st.spurious, 1);
-	EXPECT_TRUE(w.rack.reordered);
 	EXPECT_EQ(w.rack.mult, 2);
 	EXPECT_EQ(w.una, 4);
+	/* the same resend reported again counts once */
+	{
+		struct mroce_sr_ack a = {
+			.psn = 3, .syndrome = ACK, .dup = true,
+			.rtt = 105 * US,
+		};
+		mroce_reqwin_on_sack(&w, &a, t + 240 * US, &res);
+	}
+	EXPECT_EQ(w.st.spurious, 1);
+	/* a copy the network made (echo: a first transmission) is none */
+	{
+		struct mroce_sr_ack a = {
+			.psn = 3, .syndrome = ACK, .dup = true,
+			.rtt = 250 * US,
+		};
+		mroce_reqwin_on_sack(&w, &a, t + 250 * US, &res);
+	}
+	EXPECT_EQ(w.st.spurious, 1);
+	EXPECT_EQ(w.rack.mult, 2);
 
 	/* now a later unit overtakes an earlier one: not lost at once */
 	t += MS;

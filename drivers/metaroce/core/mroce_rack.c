@@ -37,10 +37,22 @@ void mroce_rack_delivered(struct mroce_rack *k, const struct mroce_rtt *r,
 {
 	u64 rtt = now > u->sent ? now - u->sent : 0;
 
-	if (!u->retx && k->valid && mroce_psn_before(end, k->fack))
+	if (!u->retx && k->valid && mroce_psn_before(end, k->fack)) {
+		/*
+		 * RACK would have lost this unit at sent + fack's RTT +
+		 * window; it came at now.  What the window lacked, at least.
+		 */
+		u64 due = u->sent + (k->fack_at - k->fack_sent);
+
 		k->reordered = true;
-	if (!k->valid || mroce_psn_after(end, k->fack))
+		if (now > due && now - due > k->extent)
+			k->extent = now - due;
+	}
+	if (!k->valid || mroce_psn_after(end, k->fack)) {
 		k->fack = end;
+		k->fack_sent = u->sent;
+		k->fack_at = now;
+	}
 	if (u->retx && r->samples && rtt < r->min_rtt)
 		return;
 	if (!k->valid || !mroce_rack_sent_before(k, u->sent, end)) {
@@ -51,14 +63,15 @@ void mroce_rack_delivered(struct mroce_rack *k, const struct mroce_rtt *r,
 	}
 }
 
-/* The reorder window now. */
-u64 mroce_rack_reo_wnd(const struct mroce_rack *k, const struct mroce_rtt *r)
+/* The reorder window now, with @sacked PSNs SACKED. */
+u64 mroce_rack_reo_wnd(const struct mroce_rack *k, const struct mroce_rtt *r,
+		       u32 sacked)
 {
 	u64 wnd;
 
 	if (!k->reordered)
-		return 0;
-	wnd = r->min_rtt / 4 * k->mult;
+		return sacked >= MROCE_RACK_DUPTHRESH ? 0 : r->min_rtt / 4;
+	wnd = max_t(u64, r->min_rtt / 4 * k->mult, k->extent);
 	return r->samples ? min_t(u64, wnd, r->srtt) : wnd;
 }
 
@@ -78,7 +91,7 @@ u32 mroce_rack_detect(struct mroce_rack *k, struct mroce_sb *sb,
 		      const struct mroce_rtt *r, u32 una, u32 max, u64 now,
 		      u64 *deadline)
 {
-	u64 wait = mroce_rack_reo_wnd(k, r) + k->rtt;
+	u64 wait = mroce_rack_reo_wnd(k, r, sb->sacked) + k->rtt;
 	u32 p = una, n = 0, i;
 
 	*deadline = 0;
@@ -118,5 +131,6 @@ void mroce_rack_recovered(struct mroce_rack *k)
 	if (++k->calm >= MROCE_RACK_CALM) {
 		k->calm = 0;
 		k->mult = 1;
+		k->extent /= 2;
 	}
 }

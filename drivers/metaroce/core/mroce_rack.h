@@ -8,12 +8,16 @@
  * window, loses resent units as readily as first transmissions, and needs
  * nothing from the receiver but the SACK scoreboard.
  *
- * The reorder window starts at 0 while the path has never reordered (a
- * clean path recovers in one RTT); once a delivery below the highest one
- * delivered shows reordering, it is a quarter of the minimum RTT times a
- * multiplier, capped at the smoothed RTT.  Each spurious resend the
- * receiver reports (a duplicate arrival) raises the multiplier; after
- * MROCE_RACK_CALM loss recoveries without one it falls back to 1.
+ * The reorder window, while the path has never reordered, is a quarter
+ * of the minimum RTT until MROCE_RACK_DUPTHRESH units are SACKED, then 0
+ * (a clean path recovers in one RTT; RFC 8985 section 6.2).  Once a unit
+ * never resent is delivered below the highest one delivered, the path
+ * reorders, and the window is the larger of a quarter of the minimum RTT
+ * times a multiplier and the reordering measured: how much later than
+ * RACK would have allowed that unit came.  Both are capped at the smoothed
+ * RTT.  Each spurious resend the receiver reports (a duplicate arrival)
+ * raises the multiplier; after MROCE_RACK_CALM loss recoveries without one
+ * the multiplier falls back to 1 and the measure is halved.
  */
 #ifndef MROCE_RACK_H
 #define MROCE_RACK_H
@@ -24,12 +28,16 @@
 
 #define MROCE_RACK_MULT_MAX	16
 #define MROCE_RACK_CALM		16
+#define MROCE_RACK_DUPTHRESH	3
 
 struct mroce_rack {
 	u64 xmit;	/* send time of the latest-sent unit delivered */
 	u64 rtt;	/* its RTT */
 	u32 end;	/* its end PSN, to order units sent at one time */
 	u32 fack;	/* end PSN of the highest unit delivered */
+	u64 fack_sent;	/* when that unit was sent */
+	u64 fack_at;	/* and delivered */
+	u64 extent;	/* reordering measured, ns */
 	bool valid;	/* a delivery has been seen */
 	bool reordered;	/* a delivery below fack has been seen */
 	u8 mult;	/* reorder window in quarters of the minimum RTT */
@@ -39,7 +47,8 @@ struct mroce_rack {
 void mroce_rack_init(struct mroce_rack *k);
 void mroce_rack_delivered(struct mroce_rack *k, const struct mroce_rtt *r,
 			  const struct mroce_sb_ent *u, u32 end, u64 now);
-u64 mroce_rack_reo_wnd(const struct mroce_rack *k, const struct mroce_rtt *r);
+u64 mroce_rack_reo_wnd(const struct mroce_rack *k, const struct mroce_rtt *r,
+		       u32 sacked);
 u32 mroce_rack_detect(struct mroce_rack *k, struct mroce_sb *sb,
 		      const struct mroce_rtt *r, u32 una, u32 max, u64 now,
 		      u64 *deadline);

@@ -153,7 +153,7 @@ int mroce_reqwin_resent(struct mroce_reqwin *w, u32 psn, u32 npsn, u64 now)
 	if (err)
 		return err;
 	if (w->selective)
-		w->st.sack_retransmits++;
+		mroce_sr_resent(w, now);
 	mroce_reqwin_out(w, now);
 	return 0;
 }

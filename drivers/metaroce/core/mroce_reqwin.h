@@ -43,6 +43,9 @@ struct mroce_reqwin_cfg {
 	struct mroce_rtt_cfg rtt;	/* selective: RTO limits */
 };
 
+/* Resend times a selective window remembers (spurious resend check). */
+#define MROCE_SR_HIST		32
+
 /* What selective repeat did, for the device's counters. */
 struct mroce_sr_stats {
 	u64 sack_retransmits;	/* units resent */
@@ -79,6 +82,8 @@ struct mroce_reqwin {
 	struct mroce_rtt rtt;
 	struct mroce_rack rack;
 	struct mroce_sr_stats st;
+	u8 rtx_hist_i;
+	u64 rtx_hist[MROCE_SR_HIST];	/* when the last resends went out */
 };
 
 /* An ACK of a selective-repeat QP: cumulative point plus SACK bitmap. */
@@ -87,7 +92,8 @@ struct mroce_sr_ack {
 	u8 syndrome;		/* AETH syndrome */
 	u8 words;		/* bitmap words, at most MROCE_SR_ACK_WORDS */
 	bool dup;		/* the triggering packet was a duplicate */
-	u64 rtt;		/* RTT sample from the timestamp echo, 0 if none */
+	u64 rtt;		/* RTT sample from the timestamp echo, 0 if none:
+				 * now - rtt is when that packet was sent */
 	const u64 *map;		/* bit i (word i / 64): PSN psn + 1 + i */
 };
 
@@ -141,6 +147,7 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 u32 mroce_reqwin_advance(struct mroce_reqwin *w, u32 psn, u64 now);
 void mroce_sr_init(struct mroce_reqwin *w, const struct mroce_reqwin_cfg *cfg);
 void mroce_sr_out(struct mroce_reqwin *w, u64 now);
+void mroce_sr_resent(struct mroce_reqwin *w, u64 now);
 void mroce_sr_progress(struct mroce_reqwin *w, u64 now);
 void mroce_sr_on_timer(struct mroce_reqwin *w, u64 now,
 		       struct mroce_reqwin_res *res);

@@ -97,6 +97,30 @@ static void mroce_sr_rack(struct mroce_reqwin *w, u64 now,
 	mroce_sr_lost(w, n, res);
 }
 
+/* A unit went out again at @now: remember when, for mroce_sr_resent_at(). */
+void mroce_sr_resent(struct mroce_reqwin *w, u64 now)
+{
+	w->st.sack_retransmits++;
+	w->rtx_hist[w->rtx_hist_i++ % MROCE_SR_HIST] = now;
+}
+
+/*
+ * Was something resent at @sent?  The last MROCE_SR_HIST resend times are
+ * remembered apart from the scoreboard: by the time the duplicate is
+ * reported, the unit is usually acknowledged and its slot used again.
+ */
+static bool mroce_sr_resent_at(struct mroce_reqwin *w, u64 sent)
+{
+	u32 i;
+
+	for (i = 0; i < MROCE_SR_HIST; i++)
+		if (sent && w->rtx_hist[i] == sent) {
+			w->rtx_hist[i] = 0;	/* counted once */
+			return true;
+		}
+	return false;
+}
+
 /* The units of the cumulative advance to @next were delivered. */
 static void mroce_sr_cum(struct mroce_reqwin *w, u32 next, u64 now)
 {
@@ -163,6 +187,7 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 {
 	enum mroce_aeth_kind kind = mroce_aeth_kind(a->syndrome);
 	u32 next = mroce_psn_add(a->psn, 1), sacked;
+	bool spurious = false;
 
 	if (a->words > MROCE_SR_ACK_WORDS || (a->words && !a->map))
 		return -EINVAL;
@@ -177,11 +202,19 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 	/* next must be in [una, max] */
 	if (!mroce_psn_in_window(next, w->una, mroce_reqwin_inflight(w) + 1))
 		return 0;
+	/*
+	 * A duplicate tells of a spurious resend only if the copy that
+	 * triggered the ACK was one; its echoed send time says which (a copy
+	 * the network made is none).  Without an echo: if resends are out.
+	 */
+	if (a->dup)
+		spurious = a->rtt ? mroce_sr_resent_at(w, now - a->rtt) :
+			   w->in_rec;
 	mroce_sr_cum(w, next, now);
 	res->acked = mroce_reqwin_advance(w, next, now);
 	sacked = mroce_sr_map(w, a, now);
 	w->st.sacked += sacked;
-	if (a->dup) {
+	if (spurious) {
 		w->st.spurious++;
 		mroce_rack_spurious(&w->rack);
 	}
