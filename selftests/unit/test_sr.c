@@ -199,6 +199,8 @@ TEST(sr_hole_resent_alone)
 	EXPECT_EQ(w.st.sacked, 6);
 	EXPECT_EQ(w.st.rack_losses, 1);
 	EXPECT_EQ(mroce_reqwin_lost(&w), 1);
+	/* no echo: the newest unit sent once gives the RTT (Karn) */
+	EXPECT_EQ(w.rtt.srtt, 50 * US);
 	/* only 103 goes again */
 	EXPECT_TRUE(mroce_reqwin_resend(&w, 1000 + 50 * US, &psn, &wqe));
 	EXPECT_EQ(psn, 103);
@@ -214,7 +216,7 @@ TEST(sr_hole_resent_alone)
 	EXPECT_EQ(w.sb.sacked, 0);
 	EXPECT_FALSE(w.in_rec);
 	EXPECT_FALSE(w.rec_armed);
-	EXPECT_EQ(w.rtt.srtt, 40 * US);
+	EXPECT_EQ(w.rtt.srtt, 48750);	/* 7/8 * 50 + 1/8 * 40 us */
 	EXPECT_EQ(w.retry_left, 2);
 }
 
@@ -340,7 +342,7 @@ TEST(sr_tail_probe_then_rto)
 	EXPECT_TRUE(mroce_reqwin_next_event(&w, &at));
 	EXPECT_EQ(at, t + 500 * US);
 	mroce_reqwin_on_timer(&w, t + 500 * US, &res);
-	EXPECT_EQ(res.verdict, MROCE_REQWIN_LOSS);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
 	EXPECT_EQ(res.psn, 0xfffffe);
 	EXPECT_EQ(mroce_reqwin_lost(&w), 4);
 	EXPECT_EQ(w.st.rto_fires, 1);

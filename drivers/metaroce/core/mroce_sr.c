@@ -13,7 +13,8 @@
  *    smoothed RTTs): the last unit in flight is resent, so that its ACK
  *    shows RACK what else is missing;
  *  - the RTT-based timeout (mroce_rtt.h) after the probe: every unit in
- *    flight that is not SACKED, with exponential backoff.
+ *    flight that is not SACKED, with exponential backoff (verdict RETRY,
+ *    as a go-back-N timeout: a READ among them is asked again whole).
  *
  * None of these consumes the QP's retry count.  The IBTA Local ACK Timeout
  * (mroce_reqwin.c) keeps running beside them, restarted by every advance
@@ -121,8 +122,19 @@ static bool mroce_sr_resent_at(struct mroce_reqwin *w, u64 sent)
 	return false;
 }
 
+/* Note a delivery for RACK, and for the RTT when it was sent once. */
+static void mroce_sr_delivered(struct mroce_reqwin *w,
+			       const struct mroce_sb_ent *e, u32 end, u64 now,
+			       u64 *karn)
+{
+	mroce_rack_delivered(&w->rack, &w->rtt, e, end, now);
+	if (!e->retx && e->sent > *karn)
+		*karn = e->sent;
+}
+
 /* The units of the cumulative advance to @next were delivered. */
-static void mroce_sr_cum(struct mroce_reqwin *w, u32 next, u64 now)
+static void mroce_sr_cum(struct mroce_reqwin *w, u32 next, u64 now,
+			 u64 *karn)
 {
 	u32 p = w->una, i;
 
@@ -132,8 +144,8 @@ static void mroce_sr_cum(struct mroce_reqwin *w, u32 next, u64 now)
 
 		if (mroce_psn_after(end, next))
 			break;
-		if (e->state != MROCE_SB_SACKED)
-			mroce_rack_delivered(&w->rack, &w->rtt, e, end, now);
+		if (e->state != MROCE_SB_SACKED && e->head == p)
+			mroce_sr_delivered(w, e, end, now, karn);
 		p = end;
 	}
 }
@@ -144,7 +156,7 @@ static void mroce_sr_cum(struct mroce_reqwin *w, u32 next, u64 now)
  * bit 0 is ignored.
  */
 static u32 mroce_sr_map(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
-			u64 now)
+			u64 now, u64 *karn)
 {
 	u32 base = mroce_psn_add(a->psn, 1), n = 0, i;
 
@@ -159,8 +171,7 @@ static u32 mroce_sr_map(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 		e = *mroce_sb_at(&w->sb, psn);
 		if (!mroce_sb_sack(&w->sb, w->una, w->max, psn))
 			continue;
-		mroce_rack_delivered(&w->rack, &w->rtt, &e,
-				     mroce_psn_add(psn, 1), now);
+		mroce_sr_delivered(w, &e, mroce_psn_add(psn, 1), now, karn);
 		n++;
 	}
 	return n;
@@ -173,6 +184,9 @@ static u32 mroce_sr_map(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
  * @now: current time
  * @res: MROCE_REQWIN_LOSS (units to resend, the first at .psn), ACKED,
  *	 STALE, or what mroce_reqwin_on_aeth() says of a NAK
+ *
+ * The RTT sample is the ACK's timestamp echo (@a->rtt); without one, the
+ * newest unit it reports delivered that was sent once gives it (Karn).
  *
  * An ACK whose cumulative point does not move may still report arrivals
  * past it; its BTH PSN is then una - 1.  NAKs and RNR NAKs keep their
@@ -188,6 +202,7 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 	enum mroce_aeth_kind kind = mroce_aeth_kind(a->syndrome);
 	u32 next = mroce_psn_add(a->psn, 1), sacked;
 	bool spurious = false;
+	u64 karn = 0;
 
 	if (a->words > MROCE_SR_ACK_WORDS || (a->words && !a->map))
 		return -EINVAL;
@@ -210,9 +225,11 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 	if (a->dup)
 		spurious = a->rtt ? mroce_sr_resent_at(w, now - a->rtt) :
 			   w->in_rec;
-	mroce_sr_cum(w, next, now);
+	mroce_sr_cum(w, next, now, &karn);
 	res->acked = mroce_reqwin_advance(w, next, now);
-	sacked = mroce_sr_map(w, a, now);
+	sacked = mroce_sr_map(w, a, now, &karn);
+	if (!a->rtt && karn && now > karn)
+		mroce_rtt_sample(&w->rtt, now - karn);
 	w->st.sacked += sacked;
 	if (spurious) {
 		w->st.spurious++;
@@ -269,6 +286,11 @@ void mroce_sr_on_timer(struct mroce_reqwin *w, u64 now,
 			mroce_rtt_backoff(&w->rtt);
 			mroce_sr_lost(w, mroce_sb_lose(&w->sb, w->una, w->max),
 				      res);
+			/* go back N, over what is not SACKED */
+			if (res->verdict == MROCE_REQWIN_LOSS) {
+				res->verdict = MROCE_REQWIN_RETRY;
+				return;
+			}
 		}
 		/* The resend rearms it (mroce_sr_out()). */
 		w->rec_armed = false;
