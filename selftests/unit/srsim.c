@@ -170,7 +170,9 @@ static int srsim_ack(struct srsim *s, u64 ts, bool dup)
 	e.psn = mroce_psn_sub(s->rx.base, 1);
 	e.words = x.words;
 	memcpy(e.map, x.map, sizeof(e.map));
-	e.t = s->now + s->c->delay_ns;
+	e.t = s->now;
+	if (!s->c->ack_reorder || !srsim_chance(s, s->c->reorder_ppm))
+		e.t += s->c->delay_ns;
 	return srsim_push(s, &e);
 }
 
@@ -224,7 +226,7 @@ static void srsim_tx_ack(struct srsim *s, const struct srsim_ev *e)
 		.syndrome = mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID),
 		.words = e->words,
 		.dup = e->dup,
-		.rtt = s->now - e->ts,
+		.rtt = s->c->no_echo ? 0 : s->now - e->ts,
 		.map = e->map,
 	};
 	struct mroce_reqwin_res res;

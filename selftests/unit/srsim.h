@@ -25,6 +25,8 @@ struct srsim_cfg {
 	u32 dup_ppm;		/* request packets duplicated */
 	/* netem "delay D reorder P": P of the packets skip the delay */
 	u32 reorder_ppm;
+	bool ack_reorder;	/* ACKs take the delay and reorder too */
+	bool no_echo;		/* ACKs echo no timestamp (RoCEv2 requests) */
 	u32 ack_every;		/* ACK every n-th packet in order (1: all);
 				 * a gap or a duplicate is ACKed at once */
 	u64 ack_delay_ns;	/* ACK coalescing bound */

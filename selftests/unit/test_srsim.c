@@ -71,25 +71,62 @@ TEST(srsim_loss)
 }
 
 /*
- * netem "delay 1ms reorder 25% 50%": a quarter of the packets skip the
- * delay.  Target: >= 90% of the delay alone, spurious resends < 1%.
+ * netem "delay 1ms reorder 25%": a quarter of the packets skip the delay.
+ * @r against @plain, the delay alone; ACKs reordered too with
+ * @both_ways, and without timestamp echo with @no_echo.
  */
-TEST(srsim_reorder)
+static int reorder_case(const char *what, bool both_ways, bool no_echo,
+			struct srsim_res *plain, struct srsim_res *r)
 {
-	struct srsim_res plain, r;
 	struct srsim_cfg c;
+	int err;
 
 	srsim_defaults(&c);
 	c.delay_ns = 1000 * 1000;
 	c.units = 20000;
-	ASSERT_EQ(srsim_run(&c, &plain), 0);
-	show("delay 1 ms", &plain, &plain);
+	c.ack_reorder = both_ways;
+	c.no_echo = no_echo;
+	err = srsim_run(&c, plain);
+	if (err)
+		return err;
 	c.reorder_ppm = 250000;
-	ASSERT_EQ(srsim_run(&c, &r), 0);
-	show("delay 1 ms, reorder 25%", &r, &plain);
+	err = srsim_run(&c, r);
+	show(what, r, plain);
+	return err;
+}
+
+/* Target: >= 90% of the delay alone, spurious resends < 1%. */
+TEST(srsim_reorder)
+{
+	struct srsim_res plain, r;
+
+	ASSERT_EQ(reorder_case("delay 1 ms, reorder 25%", false, false,
+			       &plain, &r), 0);
 	EXPECT_TRUE(r.done);
 	EXPECT_TRUE(srsim_ratio(&r, &plain) >= 90);
 	EXPECT_TRUE(r.spurious * 100 < r.sent);
+}
+
+/*
+ * As the kernel runs it today: netem on both ends (ACKs reordered too) and
+ * no timestamp echo (RoCEv2 requests carry none: RTT by Karn's rule,
+ * spurious resends seen only from the duplicate flag during a recovery).
+ * Every unit arrives and the goodput holds, but about a third of the
+ * packets sent are spurious resends (issue 13's target is 1%): with RTTs
+ * of 0 to 2 ms, RACK's clock for a late unit starts from the RTT of an
+ * early one, and the reorder window learns only from late units it did
+ * not resend.  Timestamps on the data packets, echoed in MR_ACK, are the
+ * way out; this case guards what holds until then.
+ */
+TEST(srsim_reorder_no_echo)
+{
+	struct srsim_res plain, r;
+
+	ASSERT_EQ(reorder_case("reorder 25% both ways, no echo", true, true,
+			       &plain, &r), 0);
+	EXPECT_TRUE(r.done);
+	EXPECT_TRUE(srsim_ratio(&r, &plain) >= 90);
+	EXPECT_TRUE(r.spurious * 2 < r.sent);
 }
 
 /* Jitter, duplicates, lost ACKs, all at once, and still every unit. */

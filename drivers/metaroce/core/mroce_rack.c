@@ -53,8 +53,18 @@ void mroce_rack_delivered(struct mroce_rack *k, const struct mroce_rtt *r,
 		k->fack_sent = u->sent;
 		k->fack_at = now;
 	}
-	if (u->retx && r->samples && rtt < r->min_rtt)
+	if (u->retx && r->samples && rtt < r->min_rtt) {
+		/*
+		 * Its first copy came, late: that measures the reordering
+		 * as well, from when it was first sent.
+		 */
+		u64 due = u->first + (k->fack_at - k->fack_sent);
+
+		k->reordered = true;
+		if (now > due && now - due > k->extent)
+			k->extent = now - due;
 		return;
+	}
 	if (!k->valid || !mroce_rack_sent_before(k, u->sent, end)) {
 		k->xmit = u->sent;
 		k->end = end;
@@ -71,8 +81,16 @@ u64 mroce_rack_reo_wnd(const struct mroce_rack *k, const struct mroce_rtt *r,
 
 	if (!k->reordered)
 		return sacked >= MROCE_RACK_DUPTHRESH ? 0 : r->min_rtt / 4;
-	wnd = max_t(u64, r->min_rtt / 4 * k->mult, k->extent);
-	return r->samples ? min_t(u64, wnd, r->srtt) : wnd;
+	/*
+	 * The multiplier's part at most the larger of SRTT and the largest
+	 * recent RTT; the reordering measured as it is (at most the largest
+	 * RTO): when RACK resends the late units before they arrive, the RTT
+	 * samples come from the early ones only and say nothing of it.
+	 */
+	wnd = max_t(u64, r->min_rtt / 4, MROCE_RTT_GRANULARITY_NS) * k->mult;
+	if (r->samples)
+		wnd = min_t(u64, wnd, max_t(u64, r->srtt, r->max_rtt));
+	return max_t(u64, wnd, min_t(u64, k->extent, r->max_rto));
 }
 
 /**
@@ -116,12 +134,17 @@ u32 mroce_rack_detect(struct mroce_rack *k, struct mroce_sb *sb,
 	return n;
 }
 
-/* The receiver got a unit twice: a resend was spurious.  Widen. */
+/*
+ * The receiver got a unit twice: a resend was spurious.  Widen, doubling:
+ * a unit resent too early gives no measure of the reordering (its first
+ * copy's arrival is taken for the resend's), so only this feedback can
+ * open the window when RACK fires before the late units arrive.
+ */
 void mroce_rack_spurious(struct mroce_rack *k)
 {
 	k->reordered = true;
-	if (k->mult < MROCE_RACK_MULT_MAX)
-		k->mult++;
+	k->mult = min_t(u32, 2 * k->mult, MROCE_RACK_MULT_MAX);
+	BUILD_BUG_ON(MROCE_RACK_MULT_MAX > 0xffff);
 	k->calm = 0;
 }
 

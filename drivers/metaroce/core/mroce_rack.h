@@ -13,10 +13,11 @@
  * (a clean path recovers in one RTT; RFC 8985 section 6.2).  Once a unit
  * never resent is delivered below the highest one delivered, the path
  * reorders, and the window is the larger of a quarter of the minimum RTT
- * times a multiplier and the reordering measured: how much later than
- * RACK would have allowed that unit came.  Both are capped at the smoothed
- * RTT.  Each spurious resend the receiver reports (a duplicate arrival)
- * raises the multiplier; after MROCE_RACK_CALM loss recoveries without one
+ * (at least the clock granularity) times a multiplier and the reordering
+ * measured: how much later than RACK would have allowed that unit came,
+ * at most the largest recent RTT.  Each spurious resend the receiver
+ * reports (a duplicate arrival) doubles the multiplier, up to
+ * MROCE_RACK_MULT_MAX; after MROCE_RACK_CALM loss recoveries without one
  * the multiplier falls back to 1 and the measure is halved.
  */
 #ifndef MROCE_RACK_H
@@ -26,7 +27,7 @@
 #include "mroce_rtt.h"
 #include "mroce_sb.h"
 
-#define MROCE_RACK_MULT_MAX	16
+#define MROCE_RACK_MULT_MAX	256
 #define MROCE_RACK_CALM		16
 #define MROCE_RACK_DUPTHRESH	3
 
@@ -40,7 +41,7 @@ struct mroce_rack {
 	u64 extent;	/* reordering measured, ns */
 	bool valid;	/* a delivery has been seen */
 	bool reordered;	/* a delivery below fack has been seen */
-	u8 mult;	/* reorder window in quarters of the minimum RTT */
+	u16 mult;	/* reorder window in quarters of the minimum RTT */
 	u8 calm;	/* recoveries since the last spurious resend */
 };
 

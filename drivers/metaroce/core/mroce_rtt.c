@@ -34,6 +34,9 @@ void mroce_rtt_sample(struct mroce_rtt *r, u64 rtt)
 	r->latest = rtt;
 	if (!r->samples || rtt < r->min_rtt)
 		r->min_rtt = rtt;
+	r->max_rtt -= r->max_rtt / 1024;
+	if (rtt > r->max_rtt)
+		r->max_rtt = rtt;
 	if (!r->samples) {
 		r->srtt = rtt;
 		r->rttvar = rtt / 2;

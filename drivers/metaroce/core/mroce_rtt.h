@@ -37,6 +37,7 @@ struct mroce_rtt {
 	u64 rttvar;
 	u64 min_rtt;	/* smallest sample, 0 until the first */
 	u64 latest;	/* last sample */
+	u64 max_rtt;	/* largest sample, less 1/1024 of it per sample */
 	u64 min_rto;
 	u64 max_rto;
 	u64 init_rto;

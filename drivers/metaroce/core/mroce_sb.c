@@ -94,7 +94,8 @@ const struct mroce_sb_ent *mroce_sb_at(const struct mroce_sb *sb, u32 psn)
 void mroce_sb_sent(struct mroce_sb *sb, u32 psn, u32 npsn, u32 wqe, u64 now)
 {
 	struct mroce_sb_ent u = {
-		.sent = now, .wqe = wqe, .head = psn, .npsn = npsn,
+		.sent = now, .first = now, .wqe = wqe, .head = psn,
+		.npsn = npsn,
 		.state = MROCE_SB_INFLIGHT,
 	};
 

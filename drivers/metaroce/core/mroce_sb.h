@@ -41,6 +41,7 @@ enum mroce_sb_state {
 
 struct mroce_sb_ent {
 	u64 sent;	/* when the unit was last put on the wire (ns) */
+	u64 first;	/* and when first */
 	u32 wqe;	/* the caller's index of the WQE the unit belongs to */
 	u32 head;	/* first PSN of the unit */
 	u32 npsn;	/* PSNs of the unit */
