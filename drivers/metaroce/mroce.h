@@ -66,6 +66,12 @@ enum mroce_counter {
 	MROCE_CNT_TX_UDP_CSUM,
 	MROCE_CNT_TX_UDP_CSUM_SW,
 	MROCE_CNT_RX_UDP_CSUM,
+	MROCE_CNT_OOO,
+	MROCE_CNT_SACK_RETX,
+	MROCE_CNT_RACK_LOSSES,
+	MROCE_CNT_TLP_PROBES,
+	MROCE_CNT_RTO_FIRES,
+	MROCE_CNT_SPURIOUS,
 	MROCE_NUM_COUNTERS
 };
 
@@ -143,6 +149,13 @@ static inline struct mroce_dev *to_mdev(struct ib_device *ibdev)
 static inline void mroce_count(struct mroce_dev *mdev, enum mroce_counter c)
 {
 	percpu_counter_inc(&mdev->counters[c]);
+}
+
+static inline void mroce_count_n(struct mroce_dev *mdev, enum mroce_counter c,
+				 u64 n)
+{
+	if (n)
+		percpu_counter_add(&mdev->counters[c], n);
 }
 
 /* mroce_main.c: every live device; used by the notifier and module exit. */

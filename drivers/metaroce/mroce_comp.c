@@ -247,6 +247,45 @@ static bool mroce_comp_aeth_in_read(const struct mroce_swqe *s, u32 psn,
 	return psn != s->first_psn;
 }
 
+/* Add what selective repeat did since @was to the device's counters. */
+static void mroce_comp_sr_count(struct mroce_dpqp *dp,
+				const struct mroce_sr_stats *was)
+{
+	const struct mroce_sr_stats *st = &dp->win.st;
+	struct mroce_dev *mdev = dp->mdev;
+
+	if (!dp->win.selective)
+		return;
+	mroce_count_n(mdev, MROCE_CNT_RACK_LOSSES,
+		      st->rack_losses - was->rack_losses);
+	mroce_count_n(mdev, MROCE_CNT_TLP_PROBES,
+		      st->tlp_probes - was->tlp_probes);
+	mroce_count_n(mdev, MROCE_CNT_RTO_FIRES, st->rto_fires - was->rto_fires);
+	mroce_count_n(mdev, MROCE_CNT_SPURIOUS, st->spurious - was->spurious);
+}
+
+/* The AETH of an ACK, NAK or MR_ACK, through the requester window. */
+static int mroce_comp_aeth(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
+			   u64 now, struct mroce_reqwin_res *res)
+{
+	struct mroce_sr_ack a = {
+		.psn = pkt->hdr.bth.psn,
+		.syndrome = pkt->hdr.aeth.syndrome,
+		.words = pkt->sack.words,
+		.dup = pkt->xflags & MROCE_MXH_F_DUP,
+		.map = pkt->sack.map,
+	};
+	struct mroce_sr_stats was = dp->win.st;
+	int err;
+
+	if (!pkt->x)
+		return mroce_reqwin_on_aeth(&dp->win, a.psn, a.syndrome, now,
+					    res);
+	err = mroce_reqwin_on_sack(&dp->win, &a, now, res);
+	mroce_comp_sr_count(dp, &was);
+	return err;
+}
+
 /**
  * mroce_comp_rx() - a response packet arrived for this requester
  * @dp: the QP's data path
@@ -271,12 +310,14 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
 		return;
 	}
-	if (mroce_reqwin_on_aeth(&dp->win, h->bth.psn, h->aeth.syndrome, now,
-				 &res)) {
+	if (mroce_comp_aeth(dp, pkt, now, &res)) {
 		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_MALFORMED);
 		return;
 	}
 	switch (res.verdict) {
+	case MROCE_REQWIN_LOSS:
+		/* selective: the requester resends the lost units next */
+		break;
 	case MROCE_REQWIN_ACKED:
 		if (!(flags & MROCE_OPF_ATOMIC))
 			break;
@@ -317,13 +358,19 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	mroce_comp_complete(dp);
 }
 
-/* The hrtimer fired: Local ACK Timeout (IBTA 9.7.6.1.3) or RNR wait over. */
+/*
+ * The hrtimer fired: Local ACK Timeout (IBTA 9.7.6.1.3), RNR wait over, or
+ * a selective window's RACK, probe or RTO deadline (LOSS: the requester
+ * resends the lost units next; RETRY after an RTO, as after a timeout).
+ */
 void mroce_comp_timer(struct mroce_dpqp *dp)
 {
+	struct mroce_sr_stats was = dp->win.st;
 	struct mroce_reqwin_res res;
 
 	lockdep_assert_held(&dp->run_lock);
 	mroce_reqwin_on_timer(&dp->win, mroce_dp_now(dp), &res);
+	mroce_comp_sr_count(dp, &was);
 	if (res.verdict == MROCE_REQWIN_RETRY) {
 		dp->rd_gap = false;
 		mroce_req_lost(dp, res.psn);

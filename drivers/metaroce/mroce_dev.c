@@ -47,6 +47,12 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_TX_UDP_CSUM] = { .name = "tx_udp_csum_packets" },
 	[MROCE_CNT_TX_UDP_CSUM_SW] = { .name = "tx_udp_csum_sw" },
 	[MROCE_CNT_RX_UDP_CSUM] = { .name = "rx_udp_csum_packets" },
+	[MROCE_CNT_OOO] = { .name = "out_of_sequence" },
+	[MROCE_CNT_SACK_RETX] = { .name = "sack_retransmits" },
+	[MROCE_CNT_RACK_LOSSES] = { .name = "rack_losses" },
+	[MROCE_CNT_TLP_PROBES] = { .name = "tlp_probes" },
+	[MROCE_CNT_RTO_FIRES] = { .name = "rto_fires" },
+	[MROCE_CNT_SPURIOUS] = { .name = "spurious_retransmits" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)

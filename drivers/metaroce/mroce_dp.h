@@ -44,6 +44,7 @@
 #include <rdma/ib_mad.h>
 
 #include "mroce_verbs.h"
+#include "core/mroce_ext.h"
 #include "core/mroce_hdr.h"
 #include "core/mroce_reqwin.h"
 #include "core/mroce_respwin.h"
@@ -98,6 +99,24 @@ struct mroce_resp_msg {
 	u32 uc_op;		/* UC: MROCE_OPF_SEND or _WRITE of the message
 				 * in progress, 0 between messages */
 	bool uc_drop;		/* UC: drop until the next FIRST or ONLY */
+};
+
+/* Slots of the responder's ring of requests held ahead of their turn. */
+#define MROCE_HOLD_SLOTS	MROCE_SACK_BITS
+
+struct mroce_rxpkt;
+
+/*
+ * Requests of a MetaRoCE-mode RC connection that arrived ahead of the
+ * expected PSN (mroce_hold.c)
+ * @pkt: MROCE_HOLD_SLOTS slots, by PSN modulo their number (RC QPs only)
+ * @n: requests held
+ * @dup: a duplicate arrived since the last ACK
+ */
+struct mroce_hold {
+	struct mroce_rxpkt **pkt;
+	u32 n;
+	bool dup;
 };
 
 /* What the peer of a connection showed (mroce_nego.c). */
@@ -240,6 +259,7 @@ struct mroce_dpqp {
 	struct metaroce_recv_wqe *rwqe;
 	u32 rwqe_size;
 	bool ack_pending;
+	struct mroce_hold hold;
 
 	struct mroce_nego nego;
 };
@@ -257,6 +277,9 @@ struct mroce_rxpkt {
 	u8 *payload;
 	u32 pay_off;
 	bool ipv6;
+	bool x;			/* an MR_ACK: hdr has its BTH and AETH, */
+	u8 xflags;		/* its MXH flags (MROCE_MXH_F_*) and */
+	struct mroce_sackh sack;	/* its SACK header */
 };
 
 /*
@@ -350,6 +373,7 @@ int mroce_tx_send(struct mroce_dev *mdev, const struct mroce_av *av,
 		  struct sk_buff *skb);
 int mroce_dp_xmit(struct mroce_dpqp *dp, struct mroce_hdr *h,
 		  struct sk_buff *skb);
+int mroce_dp_xmit_x(struct mroce_dpqp *dp, struct mroce_xhdr *x);
 
 /* mroce_crc.c */
 u32 mroce_skb_icrc(const struct sk_buff *skb, u32 off, u32 len, u32 crc);
@@ -387,6 +411,7 @@ bool mroce_req_pending(struct mroce_dpqp *dp);
 void mroce_req_stop(struct mroce_dpqp *dp);
 bool mroce_req_idle(struct mroce_dpqp *dp);
 void mroce_req_lost(struct mroce_dpqp *dp, u32 psn);
+void mroce_req_selective(struct mroce_dpqp *dp);
 void mroce_req_reset(struct mroce_dpqp *dp);
 void mroce_req_start(struct mroce_dpqp *dp);
 int mroce_req_init(struct mroce_dpqp *dp);
@@ -403,6 +428,18 @@ void mroce_resp_fini(struct mroce_dpqp *dp);
 void mroce_resp_start(struct mroce_dpqp *dp);
 void mroce_resp_refuse(struct mroce_dpqp *dp, u32 psn);
 
+void mroce_resp_execute(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
+
+/* mroce_hold.c */
+int mroce_hold_init(struct mroce_dpqp *dp);
+void mroce_hold_fini(struct mroce_dpqp *dp);
+void mroce_hold_reset(struct mroce_dpqp *dp);
+bool mroce_hold_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
+void mroce_hold_drain(struct mroce_dpqp *dp);
+bool mroce_hold_ready(const struct mroce_dpqp *dp);
+void mroce_hold_dup(struct mroce_dpqp *dp);
+int mroce_hold_ack(struct mroce_dpqp *dp);
+
 /* mroce_nego.c */
 void mroce_nego_start(struct mroce_dpqp *dp);
 void mroce_nego_mark(struct mroce_dpqp *dp, struct mroce_hdr *h);
@@ -411,6 +448,7 @@ bool mroce_nego_metaroce(const struct mroce_nego *n);
 bool mroce_nego_tx_csum(const struct mroce_nego *n);
 bool mroce_nego_rx_csum(const struct mroce_nego *n,
 			const struct mroce_bth *bth);
+u8 mroce_nego_resp_mark(const struct mroce_nego *n);
 int mroce_nego_res_put(struct sk_buff *msg, const struct mroce_nego *n);
 
 /* mroce_comp.c */

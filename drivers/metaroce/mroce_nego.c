@@ -185,9 +185,27 @@ void mroce_nego_mark(struct mroce_dpqp *dp, struct mroce_hdr *h)
 	    (op->flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY))) {
 		n->tx_on = true;
 		n->tx_psn = psn;
+		mroce_req_selective(dp);
 	}
 	if (n->tx_on && mroce_nego_in_span(dp, psn))
 		h->bth.resv7 |= MROCE_BTH_MR_SWITCHED;
+}
+
+/*
+ * Byte 8 of the BTH of a response this QP sends (an ACK): the mark and the
+ * checksum offer, as mroce_nego_mark() sets them on RoCEv2 responses.
+ * Caller holds run_lock.
+ */
+u8 mroce_nego_resp_mark(const struct mroce_nego *n)
+{
+	struct mroce_bth bth = {};
+
+	if (!mroce_nego_marks(n))
+		return 0;
+	mroce_bth_set_mark(&bth, MROCE_XVER);
+	if (n->csum)
+		bth.resv7 |= MROCE_BTH_MR_CSUM;
+	return bth.resv7;
 }
 
 /*

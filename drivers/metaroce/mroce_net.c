@@ -42,6 +42,7 @@
 #include <net/udp_tunnel.h>
 
 #include "mroce_dp.h"
+#include "core/mroce_ext.h"
 #include "core/mroce_icrc.h"
 
 /**
@@ -477,17 +478,16 @@ static int mroce_tx_ipv6(struct mroce_dev *mdev, const struct mroce_av *av,
 }
 
 /*
- * Encode the transport headers, add UDP and IP, protect the packet (ICRC,
- * or the UDP checksum when @csum) and transmit; see mroce_tx_send().
+ * Add UDP and IP to a packet whose transport headers are written, protect
+ * it (ICRC, or the UDP checksum when @csum) and transmit.
  */
-static int mroce_tx_xmit(struct mroce_dev *mdev, const struct mroce_av *av,
-			 struct dst_cache *dst, u16 sport, struct mroce_hdr *h,
-			 struct sk_buff *skb, bool csum)
+static int mroce_tx_out(struct mroce_dev *mdev, const struct mroce_av *av,
+			struct dst_cache *dst, u16 sport, struct sk_buff *skb,
+			bool csum)
 {
 	struct udphdr *uh;
 	int err;
 
-	mroce_hdr_encode(skb->data, skb->len, h);
 	uh = skb_push(skb, sizeof(*uh));
 	skb_reset_transport_header(skb);
 	uh->source = htons(sport);
@@ -505,6 +505,15 @@ static int mroce_tx_xmit(struct mroce_dev *mdev, const struct mroce_av *av,
 		return err;
 	mroce_count(mdev, MROCE_CNT_TX_PKTS);
 	return net_xmit_eval(err);
+}
+
+/* Encode the transport headers and transmit; see mroce_tx_send(). */
+static int mroce_tx_xmit(struct mroce_dev *mdev, const struct mroce_av *av,
+			 struct dst_cache *dst, u16 sport, struct mroce_hdr *h,
+			 struct sk_buff *skb, bool csum)
+{
+	mroce_hdr_encode(skb->data, skb->len, h);
+	return mroce_tx_out(mdev, av, dst, sport, skb, csum);
 }
 
 /**
@@ -545,6 +554,44 @@ int mroce_dp_xmit(struct mroce_dpqp *dp, struct mroce_hdr *h,
 	mroce_nego_mark(dp, h);
 	return mroce_tx_xmit(dp->mdev, &dp->av, &dp->dst, dp->sport, h, skb,
 			     mroce_nego_tx_csum(&dp->nego));
+}
+
+/**
+ * mroce_dp_xmit_x() - send a MetaRoCE extension packet with no payload
+ * @dp: the QP's data path, in MetaRoCE mode
+ * @x: its headers (wire.rst); the BTH's mark is set here
+ *
+ * Only packets without payload (MR_ACK) go this way.  Protected as the
+ * connection's RoCEv2 packets are.  Caller holds run_lock.
+ *
+ * Return: 0, -ENOMEM without an skb, or what mroce_tx_send() returns.
+ */
+int mroce_dp_xmit_x(struct mroce_dpqp *dp, struct mroce_xhdr *x)
+{
+	struct net_device *ndev = dp->mdev->ndev;
+	struct sk_buff *skb;
+	int hlen, tlen, room;
+
+	lockdep_assert_held(&dp->run_lock);
+	x->bth.resv7 = mroce_nego_resp_mark(&dp->nego);
+	hlen = mroce_xhdr_len(x);
+	if (hlen < 0)
+		return hlen;
+	tlen = hlen + MROCE_ICRC_LEN;
+	room = (dp->av.network_type == RDMA_NETWORK_IPV6 ?
+		sizeof(struct ipv6hdr) : sizeof(struct iphdr)) +
+	       sizeof(struct udphdr) + LL_RESERVED_SPACE(ndev);
+	skb = alloc_skb(room + tlen + ndev->needed_tailroom, GFP_ATOMIC);
+	if (!skb)
+		return -ENOMEM;
+	skb_reserve(skb, room);
+	memset(skb_put(skb, tlen), 0, tlen);
+	if (mroce_xhdr_encode(skb->data, hlen, x) != hlen) {
+		kfree_skb(skb);
+		return -EINVAL;
+	}
+	return mroce_tx_out(dp->mdev, &dp->av, &dp->dst, dp->sport, skb,
+			    mroce_nego_tx_csum(&dp->nego));
 }
 
 static struct socket *mroce_sock_open(struct net *net,

@@ -12,6 +12,7 @@
 #include <linux/udp.h>
 
 #include "mroce_dp.h"
+#include "core/mroce_ext.h"
 #include "core/mroce_rx.h"
 
 /*
@@ -57,10 +58,70 @@ static int mroce_recv_skb_copy(const void *ctx, u32 off, void *buf, u32 n)
  * sender that transmits by reference, or a NIC's receive pages).
  * Returns 0 with @pkt filled, or a negative errno (drop).
  */
+/* The view of @skb for the core's checks (IP, UDP, BTH back to back). */
+static int mroce_recv_view(struct sk_buff *skb, struct mroce_rxpkt *pkt,
+			   struct mroce_rx_view *v)
+{
+	u32 hlen;
+
+	pkt->ipv6 = skb->protocol == htons(ETH_P_IPV6);
+	hlen = pkt->ipv6 ? MROCE_IPV6_HDR_LEN : MROCE_IPV4_HDR_LEN;
+	v->ip = skb_network_header(skb);
+	if (v->ip + hlen != skb->data)
+		return -EPROTO;
+	v->ipv6 = pkt->ipv6;
+	v->len = skb->len - sizeof(struct udphdr);
+	v->crc = mroce_recv_skb_crc;
+	v->copy = mroce_recv_skb_copy;
+	v->ctx = skb;
+	return 0;
+}
+
+/*
+ * A MetaRoCE extension packet (wire.rst).  Version 1 of the module takes
+ * MR_ACK only, and only on a connection in MetaRoCE mode: its AETH goes
+ * where a RoCEv2 ACK's would, its SACK header and flags beside it.
+ */
+static int mroce_recv_parse_x(struct mroce_dpqp *dp, struct sk_buff *skb,
+			      struct mroce_rxpkt *pkt)
+{
+	u32 bth_off = sizeof(struct udphdr);
+	struct mroce_xlayout xlo;
+	struct mroce_rx_view v;
+	struct mroce_xhdr x;
+	int err;
+
+	if (skb->data[bth_off] != MROCE_XOP_ACK ||
+	    !mroce_nego_metaroce(&dp->nego))
+		return -EOPNOTSUPP;
+	/* An MR_ACK is at most 76 bytes: all of it linear. */
+	if (skb_linearize(skb))
+		return -ENOMEM;
+	err = mroce_recv_view(skb, pkt, &v);
+	if (err)
+		return err;
+	err = mroce_xhdr_decode(skb->data + bth_off, v.len, &x, &xlo);
+	if (err)
+		return err;
+	if (xlo.pay_len)
+		return -EPROTO;
+	memset(&pkt->hdr, 0, sizeof(pkt->hdr));
+	pkt->hdr.bth = x.bth;
+	pkt->hdr.aeth = x.aeth;
+	pkt->lo.op = mroce_opcode_info(MROCE_OP_RC_ACKNOWLEDGE);
+	pkt->lo.hdr_len = xlo.hdr_len;
+	pkt->lo.pay_len = 0;
+	pkt->lo.pad = xlo.pad;
+	pkt->x = true;
+	pkt->xflags = x.mxh.flags;
+	pkt->sack = x.sack;
+	return 0;
+}
+
 static int mroce_recv_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
 			    struct mroce_rxpkt *pkt)
 {
-	u32 hlen, bth_off = sizeof(struct udphdr);
+	u32 bth_off = sizeof(struct udphdr);
 	const struct mroce_opcode_info *op;
 	struct mroce_rx_view v;
 	bool csum;
@@ -71,6 +132,14 @@ static int mroce_recv_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
 		return -ENOMEM;
 	if (skb->len < bth_off + MROCE_BTH_LEN + MROCE_ICRC_LEN)
 		return -EMSGSIZE;
+	pkt->x = false;
+	if (mroce_xop_is_ext(skb->data[bth_off])) {
+		err = mroce_recv_parse_x(dp, skb, pkt);
+		if (err)
+			return err;
+		err = mroce_recv_view(skb, pkt, &v);
+		goto verify;
+	}
 	/* mroce_task_rx() pulled the BTH; now every header of the opcode. */
 	op = mroce_opcode_info(skb->data[bth_off]);
 	if (op && skb->len >= bth_off + op->hdr_len &&
@@ -78,17 +147,11 @@ static int mroce_recv_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
 		return -ENOMEM;
 
 	/* The ICRC pseudo-header needs IP, UDP and BTH back to back. */
-	pkt->ipv6 = skb->protocol == htons(ETH_P_IPV6);
-	hlen = pkt->ipv6 ? MROCE_IPV6_HDR_LEN : MROCE_IPV4_HDR_LEN;
-	v.ip = skb_network_header(skb);
-	if (v.ip + hlen != skb->data)
-		return -EPROTO;
-	v.ipv6 = pkt->ipv6;
-	v.len = skb->len - bth_off;
-	v.crc = mroce_recv_skb_crc;
-	v.copy = mroce_recv_skb_copy;
-	v.ctx = skb;
+	err = mroce_recv_view(skb, pkt, &v);
+	if (err)
+		return err;
 	err = mroce_rx_decode(&v, &pkt->hdr, &pkt->lo);
+verify:
 	if (err)
 		return err;
 	csum = mroce_recv_udp_csum(dp, skb, pkt);

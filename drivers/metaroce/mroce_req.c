@@ -536,8 +536,30 @@ static int mroce_req_resend_rc(struct mroce_dpqp *dp)
 		mroce_task_fatal(dp);
 		return -EAGAIN;
 	}
+	if (dp->win.selective) {
+		/* its ACK tells RACK at once what else is missing */
+		dp->pkts_noack = MROCE_REQ_ACKREQ_EVERY;
+		mroce_count(dp->mdev, MROCE_CNT_SACK_RETX);
+	}
 	mroce_req_xmit_rc(dp, s, &h, psn, off, plen, skb);
 	return 1;
+}
+
+/**
+ * mroce_req_selective() - the requester's MetaRoCE span starts
+ * @dp: the QP's data path (RC)
+ *
+ * From now on the responder answers with MR_ACKs and holds what arrives
+ * ahead of its turn (mroce_hold.c): the window repeats selectively
+ * (core mroce_sr.c), with the default RTO limits.
+ */
+void mroce_req_selective(struct mroce_dpqp *dp)
+{
+	struct mroce_reqwin_cfg cfg = {};
+
+	lockdep_assert_held(&dp->run_lock);
+	if (mroce_qp_is_rc(dp->qp) && !dp->win.selective)
+		mroce_sr_init(&dp->win, &cfg);
 }
 
 /*

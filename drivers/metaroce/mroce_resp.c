@@ -38,16 +38,24 @@ int mroce_resp_init(struct mroce_dpqp *dp, struct ib_qp_init_attr *init)
 		return 0;
 	dp->nres = MROCE_MAX_RD_ATOMIC;
 	dp->res = kcalloc(dp->nres, sizeof(*dp->res), GFP_KERNEL);
-	if (!dp->res) {
-		kfree(dp->rwqe);
-		dp->rwqe = NULL;
-		return -ENOMEM;
-	}
+	if (!dp->res)
+		goto err_rwqe;
+	if (mroce_hold_init(dp))
+		goto err_res;
 	return 0;
+
+err_res:
+	kfree(dp->res);
+	dp->res = NULL;
+err_rwqe:
+	kfree(dp->rwqe);
+	dp->rwqe = NULL;
+	return -ENOMEM;
 }
 
 void mroce_resp_fini(struct mroce_dpqp *dp)
 {
+	mroce_hold_fini(dp);
 	kfree(dp->res);
 	kfree(dp->rwqe);
 }
@@ -59,6 +67,7 @@ void mroce_resp_reset(struct mroce_dpqp *dp)
 	memset(&dp->msg, 0, sizeof(dp->msg));
 	memset(&dp->rd, 0, sizeof(dp->rd));
 	dp->ack_pending = false;
+	mroce_hold_reset(dp);
 }
 
 /* INIT to RTR: expect rq_psn, with max_dest_rd_atomic resources. */
@@ -71,6 +80,7 @@ void mroce_resp_start(struct mroce_dpqp *dp)
 	memset(&dp->msg, 0, sizeof(dp->msg));
 	memset(&dp->rd, 0, sizeof(dp->rd));
 	dp->ack_pending = false;
+	mroce_hold_reset(dp);
 }
 
 /*
@@ -217,15 +227,29 @@ static int mroce_resp_send_aeth(struct mroce_dpqp *dp, u8 opcode,
 }
 
 /*
- * One ACK for everything received in order so far (IBTA 9.7.5.1.x).
- * Returns true when it could not be sent and stays pending: the task
- * tries again in its next run.
+ * One ACK for everything received in order so far (IBTA 9.7.5.1.x): an
+ * MR_ACK with the SACK bitmap on a connection that holds requests ahead of
+ * their turn (mroce_hold.c), else a RoCEv2 ACK.  Returns true when it
+ * could not be sent and stays pending: the task tries again in its next
+ * run.
  */
 bool mroce_resp_flush_acks(struct mroce_dpqp *dp)
 {
+	int err;
+
 	lockdep_assert_held(&dp->run_lock);
-	if (!dp->ack_pending)
+	/*
+	 * Not while a READ is answered: the ACK would name PSNs only its
+	 * responses may acknowledge (IBTA 9.7.5.1.x); the task runs again
+	 * until the READ is answered, and sends it then.
+	 */
+	if (!dp->ack_pending || dp->rd.active)
 		return false;
+	err = mroce_hold_ack(dp);
+	if (err != -EAGAIN) {
+		dp->ack_pending = err == -ENOMEM;
+		return dp->ack_pending;
+	}
 	dp->ack_pending = mroce_resp_send_aeth(dp, MROCE_OP_RC_ACKNOWLEDGE,
 			mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID),
 			mroce_respwin_ack_psn(&dp->rwin), dp->rwin.msn, 0) != 0;
@@ -633,7 +657,7 @@ static void mroce_resp_sendop(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 			     wc_flags, ex, dp->dqpn, h->bth.se);
 }
 
-static void mroce_resp_execute(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+void mroce_resp_execute(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 {
 	u32 flags = pkt->lo.op->flags, plen = pkt->lo.pay_len;
 	u32 epsn = dp->rwin.epsn;
@@ -679,7 +703,7 @@ static void mroce_resp_dup(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	mroce_count(dp->mdev, MROCE_CNT_RX_DUPS);
 	if (!(flags & (MROCE_OPF_READ | MROCE_OPF_ATOMIC))) {
 		/* Re-acknowledge: the requester lost our ACK. */
-		dp->ack_pending = true;
+		mroce_hold_dup(dp);
 		return;
 	}
 	res = mroce_respwin_find(&dp->rwin, h->bth.psn);
@@ -895,9 +919,12 @@ void mroce_resp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 		mroce_resp_ud(dp, pkt);
 		return;
 	}
+	if (mroce_hold_rx(dp, pkt))
+		return;
 	switch (mroce_respwin_check(&dp->rwin, &pkt->hdr.bth)) {
 	case MROCE_RESP_NEW:
 		mroce_resp_execute(dp, pkt);
+		mroce_hold_drain(dp);
 		break;
 	case MROCE_RESP_DUP:
 		mroce_resp_dup(dp, pkt);

@@ -5,7 +5,8 @@
  * PSN window and timers, the WQE cursors, the responder's expected PSN,
  * the READ being answered, the task's CPU, and for RC and UC the
  * transport mode (roce or metaroce) with what the negotiation found
- * (mroce_nego.c).  Operators and tests read
+ * (mroce_nego.c); for a selective window (MetaRoCE mode) the SACKED PSNs,
+ * SRTT, RTO and reorder window, and the requests the responder holds.  Operators and tests read
  * it to tell a stuck QP (an RNR wait that never ends, a window that does
  * not move) from an idle one.
  *
@@ -28,6 +29,8 @@ struct mroce_res_qp {
 	u64 timer_in_us, rnr_in_us;
 	u32 rq_epsn, rq_msn, rd_active, rd_next, rd_npkt;
 	u32 rxq_len, cpu, error, req_failed;
+	u32 selective, sq_sacked, rq_held;
+	u64 srtt_us, rto_us, reo_wnd_us;
 	struct mroce_nego nego;
 };
 
@@ -66,6 +69,16 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
 	r->rd_next = dp->rd.next;
 	r->rd_npkt = dp->rd.npkt;
 	r->error = dp->error;
+	r->selective = w->selective;
+	if (w->selective) {
+		r->sq_sacked = w->sb.sacked;
+		r->srtt_us = div_u64(w->rtt.srtt, NSEC_PER_USEC);
+		r->rto_us = div_u64(mroce_rtt_rto(&w->rtt), NSEC_PER_USEC);
+		r->reo_wnd_us = div_u64(mroce_rack_reo_wnd(&w->rack, &w->rtt,
+							   w->sb.sacked),
+					NSEC_PER_USEC);
+	}
+	r->rq_held = dp->hold.n;
 	r->cpu = READ_ONCE(dp->cpu);
 	r->nego = dp->nego;
 	spin_unlock_bh(&dp->run_lock);
@@ -103,7 +116,15 @@ static int mroce_res_qp_put(struct sk_buff *msg, const struct mroce_res_qp *r,
 	    rdma_nl_put_driver_u32(msg, "rq-msn", r->rq_msn) ||
 	    rdma_nl_put_driver_u32(msg, "rd-active", r->rd_active) ||
 	    rdma_nl_put_driver_u32(msg, "rd-next", r->rd_next) ||
-	    rdma_nl_put_driver_u32(msg, "rd-npkt", r->rd_npkt))
+	    rdma_nl_put_driver_u32(msg, "rd-npkt", r->rd_npkt) ||
+	    rdma_nl_put_driver_u32(msg, "rq-held", r->rq_held))
+		return -EMSGSIZE;
+	/* selective repeat (MetaRoCE mode): what its timers stand on */
+	if (r->selective &&
+	    (rdma_nl_put_driver_u32(msg, "sq-sacked", r->sq_sacked) ||
+	     rdma_nl_put_driver_u64(msg, "srtt-us", r->srtt_us) ||
+	     rdma_nl_put_driver_u64(msg, "rto-us", r->rto_us) ||
+	     rdma_nl_put_driver_u64(msg, "reorder-wnd-us", r->reo_wnd_us)))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -263,8 +263,16 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 	 */
 	if (req)
 		mroce_resp_read_continue(dp, &budget);
-	while (budget > 0 && !dp->rd.active &&
-	       (skb = skb_dequeue(&dp->rxq))) {
+	for (;;) {
+		/* requests held behind a READ (mroce_hold.c) run first */
+		if (!dp->rd.active && mroce_hold_ready(dp) && !dp->error &&
+		    state >= IB_QPS_RTR && state != IB_QPS_ERR)
+			mroce_hold_drain(dp);
+		if (budget <= 0 || dp->rd.active)
+			break;
+		skb = skb_dequeue(&dp->rxq);
+		if (!skb)
+			break;
 		budget--;
 		mroce_recv_one(dp, skb, state);
 		/*
@@ -314,7 +322,8 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 	    test_and_clear_bit(MROCE_TASK_SQD_ARMED, &dp->flags))
 		set_bit(MROCE_TASK_SQD_EVENT, &dp->flags);
 	mroce_task_arm(dp, state);
-	return more || dp->rd.active || !skb_queue_empty(&dp->rxq);
+	return more || dp->rd.active || !skb_queue_empty(&dp->rxq) ||
+	       mroce_hold_ready(dp);
 }
 
 /*

@@ -2,10 +2,12 @@
 /*
  * libFuzzer target: the requester window driven by an arbitrary stream of
  * sends, resends, ACKs, NAKs, READ responses, reopenings and timer
- * expiries.  Whatever the peer sends, in flight never exceeds half the PSN
- * space, the next PSN to send stays in [una, max], no more units are lost
- * than PSNs are in flight, and every PSN in flight finds the WQE it was
- * sent for.
+ * expiries, in go-back-N or in selective-repeat mode (then also SACK
+ * bitmaps, RTT samples and duplicate reports).  Whatever the peer sends,
+ * in flight never exceeds half the PSN space, the next PSN to send stays
+ * in [una, max], no more units are lost or SACKED than PSNs are in flight,
+ * every PSN in flight finds the WQE it was sent for, and a timer deadline
+ * is never in the past after the timer ran.
  */
 #include <stdlib.h>
 
@@ -30,6 +32,8 @@ static void check(const struct mroce_reqwin *w)
 
 	if (mroce_psn_dist(w->una, next) > inflight ||
 	    mroce_reqwin_lost(w) > inflight ||
+	    w->sb.lost + w->sb.sacked > inflight ||
+	    (!w->selective && w->sb.sacked) ||
 	    inflight >= MROCE_PSN_HALF || w->retry_left > w->retry_cnt ||
 	    w->rnr_left > w->rnr_retry || (w->una | w->max) >> 24)
 		abort();
@@ -39,6 +43,30 @@ static void check(const struct mroce_reqwin *w)
 		if (!mroce_reqwin_find(w, p, &wqe) || wqe != WQE_OF(p))
 			abort();
 	}
+}
+
+/* An ACK with a SACK bitmap made from the op's bytes. */
+static void sack(struct mroce_reqwin *w, const u8 *op, u64 now,
+		 struct mroce_reqwin_res *r)
+{
+	u64 map[MROCE_SR_ACK_WORDS + 1];
+	struct mroce_sr_ack a = {
+		/* the cumulative point: mostly inside the window */
+		.psn = mroce_psn_add(w->una, op[1] % 24 - 2),
+		.syndrome = op[0] & 0x80 ? 0 : op[3],
+		.words = op[0] >> 3 & 7,
+		.dup = op[0] & 0x40,
+		.rtt = op[2] * 997ULL,
+		.map = map,
+	};
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(map); k++)
+		map[k] = (op[2] * 0x0101010101010101ULL) ^
+			 ((u64)op[3] << (k * 8)) ^ (op[1] & 1 ? ~0ULL : 0);
+	if (mroce_reqwin_on_sack(w, &a, now, r) == -EINVAL &&
+	    a.words <= MROCE_SR_ACK_WORDS)
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
@@ -57,6 +85,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	cfg.retry_cnt = data[5] & 7;
 	cfg.rnr_retry = data[5] >> 3 & 7;
 	cfg.timeout = data[6] & 31;
+	memset(&cfg.rtt, 0, sizeof(cfg.rtt));
+	cfg.selective = data[6] & 0x80;
+	cfg.ack_delay = (data[6] >> 5 & 3) * 10000ULL;
 	mroce_reqwin_init(&w, &cfg);
 	first = w.una;
 	check(&w);
@@ -66,7 +97,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		u32 p = mroce_psn_add(w.una, (op[1] | op[2] << 8) - 0x100);
 
 		now += op[3] * 1000ULL;
-		switch (op[0] & 7) {
+		switch (op[0] % 8) {
 		case 0:
 			/* Mostly single PSNs; now and then a wide READ. */
 			n = op[1] & 0x80 ? 1 + op[1] * 2 : 1 + (op[1] & 15);
@@ -112,6 +143,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			if (mroce_reqwin_next_event(&w, &at) && at > now)
 				now = at;
 			mroce_reqwin_on_timer(&w, now, &r);
+			/* It ran at its deadline: what it left is later. */
+			if (r.verdict == MROCE_REQWIN_NOT_DUE && r.at <= now)
+				abort();
+			break;
+		case 6:
+			sack(&w, op, now, &r);
 			break;
 		default:
 			mroce_reqwin_can_send(&w, op[1], now);

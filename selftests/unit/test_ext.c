@@ -272,6 +272,11 @@ TEST(ext_flags_by_kind)
 		  -EPROTO);
 	EXPECT_EQ(corrupt(MROCE_XOP_SEND, 13,
 			  MROCE_MXH_F_LAST | MROCE_MXH_F_ECE), -EPROTO);
+	EXPECT_EQ(corrupt(MROCE_XOP_WRITE, 13,
+			  MROCE_MXH_F_LAST | MROCE_MXH_F_DUP), -EPROTO);
+	/* DUP on an ACK; reserved bits nowhere */
+	EXPECT_EQ(corrupt(MROCE_XOP_ACK, 13, MROCE_MXH_F_DUP), 0);
+	EXPECT_EQ(corrupt(MROCE_XOP_ACK, 13, 0x08), -EPROTO);
 	/* Immediate and invalidate only on the last packet. */
 	EXPECT_EQ(corrupt(MROCE_XOP_SEND_IMM, 13, 0), -EPROTO);
 	EXPECT_EQ(corrupt(MROCE_XOP_WRITE_IMM, 13, MROCE_MXH_F_FIRST),

@@ -57,6 +57,8 @@ f.flags = ProtoField.uint8("metaroce.flags", "Flags", base.HEX)
 f.first = ProtoField.bool("metaroce.flags.first", "First", 8, nil, 0x80)
 f.last = ProtoField.bool("metaroce.flags.last", "Last", 8, nil, 0x40)
 f.ece = ProtoField.bool("metaroce.flags.ece", "ECN echo", 8, nil, 0x20)
+f.dup = ProtoField.bool("metaroce.flags.dup", "Duplicate arrived", 8, nil,
+	0x10)
 f.path = ProtoField.uint16("metaroce.path", "Path id", base.DEC)
 f.ts = ProtoField.uint32("metaroce.ts", "Timestamp (ns)", base.DEC)
 f.tse = ProtoField.uint32("metaroce.tse", "Timestamp echo (ns)", base.DEC)
@@ -106,9 +108,9 @@ local layouts = {
 		{ f.dqpn, 5, 3 }, { f.ackreq, 8, 1 }, { f.psn, 9, 3 } } },
 	mxh = { "MetaRoCE Extension Header", 12, {
 		{ f.ver, 0, 1 },
-		{ f.flags, 1, 1, bits = { f.first, f.last, f.ece } },
+		{ f.flags, 1, 1, bits = { f.first, f.last, f.ece, f.dup } },
 		{ f.path, 2, 2 }, { f.ts, 4, 4 }, { f.tse, 8, 4 } },
-		rsv = { { 0, 0x0f }, { 1, 0x1f } } },
+		rsv = { { 0, 0x0f }, { 1, 0x0f } } },
 	msgh = { "Message Header", 12, {
 		{ f.msn, 1, 3 }, { f.offset, 4, 4 }, { f.msglen, 8, 4 } },
 		rsv = { { 0, 0xff } } },

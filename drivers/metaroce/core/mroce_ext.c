@@ -218,14 +218,16 @@ static const struct {
 			      mroce_x32_encode },
 };
 
-/* Flags that make sense on the kind: F/L on data, ECE on ACKs, IMM last. */
+/* Flags that make sense on the kind: F/L on data, ECE and DUP on ACKs, IMM
+ * last. */
 static int mroce_xflags_check(const struct mroce_xop_info *op, u8 flags)
 {
 	u8 pos = MROCE_MXH_F_FIRST | MROCE_MXH_F_LAST;
 
 	if (flags & pos && !(op->hdrs & H_MSGH))
 		return -EPROTO;
-	if (flags & MROCE_MXH_F_ECE && !(op->flags & MROCE_OPF_ACK))
+	if (flags & (MROCE_MXH_F_ECE | MROCE_MXH_F_DUP) &&
+	    !(op->flags & MROCE_OPF_ACK))
 		return -EPROTO;
 	if (op->flags & (MROCE_OPF_IMM | MROCE_OPF_INV) &&
 	    !(flags & MROCE_MXH_F_LAST))

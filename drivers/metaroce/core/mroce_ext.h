@@ -4,9 +4,9 @@
  * manufacturer-specific range 0xC0-0xC7 (IBTA 9.2 Table 35, transport
  * 110b), their headers, and a strict table-driven codec.
  *
- * Not used by the kernel module yet (it neither sends nor accepts these
- * packets): built and tested on the host (selftests/unit, selftests/fuzz,
- * tools/wireshark) until MetaRoCE mode uses it; Kbuild links it then.
+ * The kernel module sends and accepts MR_ACK (mroce_hold.c, mroce_recv.c);
+ * the data kinds are built and tested on the host only (selftests/unit,
+ * selftests/fuzz, tools/wireshark) until MetaRoCE mode sends them.
  */
 #ifndef MROCE_EXT_H
 #define MROCE_EXT_H
@@ -57,7 +57,8 @@ static inline bool mroce_xop_is_ext(u8 opcode)
 #define MROCE_MXH_F_FIRST		0x80	/* first packet of a message */
 #define MROCE_MXH_F_LAST		0x40	/* last packet of a message */
 #define MROCE_MXH_F_ECE			0x20	/* ACK: CE seen (RFC 3168) */
-#define MROCE_MXH_F_RSVD		0x1f
+#define MROCE_MXH_F_DUP			0x10	/* ACK: a duplicate arrived */
+#define MROCE_MXH_F_RSVD		0x0f
 
 /*
  * Capability mark in BTH Resv7 (byte 8 bits 6:0, ICRC covered): bit 6 says

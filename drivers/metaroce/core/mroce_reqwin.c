@@ -19,6 +19,7 @@ static const char * const mroce_reqwin_verdict_names[] = {
 	[MROCE_REQWIN_NAK_FATAL]	= "nak-fatal",
 	[MROCE_REQWIN_RETRY_EXCEEDED]	= "retry-exceeded",
 	[MROCE_REQWIN_RNR_EXCEEDED]	= "rnr-exceeded",
+	[MROCE_REQWIN_LOSS]		= "loss",
 };
 
 const char *mroce_reqwin_verdict_name(enum mroce_reqwin_verdict v)
@@ -47,6 +48,8 @@ void mroce_reqwin_init(struct mroce_reqwin *w,
 	w->rnr_retry = min_t(u8, cfg->rnr_retry, MROCE_RNR_RETRY_INFINITE);
 	w->rnr_left = w->rnr_retry;
 	w->rto = mroce_ack_timeout_ns(cfg->timeout);
+	if (cfg->selective)
+		mroce_sr_init(w, cfg);
 }
 
 u32 mroce_reqwin_inflight(const struct mroce_reqwin *w)
@@ -86,6 +89,8 @@ static void mroce_reqwin_out(struct mroce_reqwin *w, u64 now)
 	/* IBTA 9.7.6.1.3: the timer runs while a request awaits its ACK. */
 	if (!w->timer_armed)
 		mroce_reqwin_arm(w, now);
+	if (w->selective)
+		mroce_sr_out(w, now);
 }
 
 /**
@@ -145,9 +150,12 @@ int mroce_reqwin_resent(struct mroce_reqwin *w, u32 psn, u32 npsn, u64 now)
 {
 	int err = mroce_sb_resent(&w->sb, w->una, w->max, psn, npsn, now);
 
-	if (!err)
-		mroce_reqwin_out(w, now);
-	return err;
+	if (err)
+		return err;
+	if (w->selective)
+		mroce_sr_resent(w, now);
+	mroce_reqwin_out(w, now);
+	return 0;
 }
 
 /* The WQE of a PSN in flight, in O(1).  False when @psn is not in flight. */
@@ -175,7 +183,7 @@ u32 mroce_reqwin_next_psn(const struct mroce_reqwin *w)
 }
 
 /* Everything before @psn is acknowledged. */
-static u32 mroce_reqwin_advance(struct mroce_reqwin *w, u32 psn, u64 now)
+u32 mroce_reqwin_advance(struct mroce_reqwin *w, u32 psn, u64 now)
 {
 	u32 acked = mroce_psn_dist(w->una, psn);
 
@@ -196,6 +204,8 @@ static u32 mroce_reqwin_advance(struct mroce_reqwin *w, u32 psn, u64 now)
 		w->timer_armed = false;
 	else
 		mroce_reqwin_arm(w, now);
+	if (w->selective)
+		mroce_sr_progress(w, now);
 	return acked;
 }
 
@@ -350,24 +360,30 @@ int mroce_reqwin_reopen(struct mroce_reqwin *w, u32 psn, u64 now)
  * @w: the window
  * @now: current time
  * @res: MROCE_REQWIN_RETRY from una, RETRY_EXCEEDED, NOT_DUE (early call,
- *	 deadline in .at) or NONE (no timer armed)
+ *	 deadline in .at) or NONE (no timer armed); for a selective window
+ *	 also LOSS (mroce_sr_on_timer())
  *
  * IBTA 9.7.6.1.3: on Local ACK Timeout the requester resends from the
- * oldest unacknowledged PSN and decrements its retry count.
+ * oldest unacknowledged PSN and decrements its retry count.  A selective
+ * window's own timers (RACK, probe, RTO) run when that one is not due.
  */
 void mroce_reqwin_on_timer(struct mroce_reqwin *w, u64 now,
 			   struct mroce_reqwin_res *res)
 {
 	memset(res, 0, sizeof(*res));
 	res->verdict = MROCE_REQWIN_NONE;
-	if (!w->timer_armed)
-		return;
-	if (now < w->timer_at) {
-		res->verdict = MROCE_REQWIN_NOT_DUE;
-		res->at = w->timer_at;
+	if (w->timer_armed && now >= w->timer_at) {
+		mroce_reqwin_retry(w, w->una, now, res);
 		return;
 	}
-	mroce_reqwin_retry(w, w->una, now, res);
+	if (w->selective) {
+		mroce_sr_on_timer(w, now, res);
+		return;
+	}
+	if (!w->timer_armed)
+		return;
+	res->verdict = MROCE_REQWIN_NOT_DUE;
+	res->at = w->timer_at;
 }
 
 /* The earliest time at which the caller must call back, if any. */
@@ -378,6 +394,8 @@ bool mroce_reqwin_next_event(const struct mroce_reqwin *w, u64 *at)
 		*at = w->rnr_until;
 		return true;
 	}
+	if (w->selective)
+		return mroce_sr_next_event(w, at);
 	if (w->timer_armed) {
 		*at = w->timer_at;
 		return true;

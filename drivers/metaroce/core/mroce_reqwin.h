@@ -14,13 +14,17 @@
  * (mroce_reqwin_sent()).  RoCEv2's loss policy is go-back-N (IBTA
  * 9.7.5.2.1): a NAK sequence error, a READ response past a gap or a timeout
  * loses every packet from one PSN on, and they go out again in PSN order
- * with the PSNs they had.  Time is a u64 in ns, passed in.  Caller
- * serialises all calls for one QP.
+ * with the PSNs they had.  A window configured as selective (MetaRoCE
+ * mode) resends only what its receiver's SACKs and its timers declare lost
+ * instead (mroce_sr.c, mroce_reqwin_on_sack()).  Time is a u64 in ns,
+ * passed in.  Caller serialises all calls for one QP.
  */
 #ifndef MROCE_REQWIN_H
 #define MROCE_REQWIN_H
 
 #include "mroce_core.h"
+#include "mroce_rack.h"
+#include "mroce_rtt.h"
 #include "mroce_sb.h"
 
 /* IBTA 9.7.5.2.8: an RNR retry count of 7 means retry forever. */
@@ -34,6 +38,22 @@ struct mroce_reqwin_cfg {
 	u8 retry_cnt;	/* IBTA 9.7.6.1.3, 0..7 */
 	u8 rnr_retry;	/* IBTA 9.7.5.2.8, 0..7 */
 	u8 timeout;	/* Local ACK Timeout exponent, 0 = none */
+	bool selective;	/* selective repeat (MetaRoCE mode, mroce_sr.c) */
+	u64 ack_delay;	/* selective: the receiver's ACK coalescing bound */
+	struct mroce_rtt_cfg rtt;	/* selective: RTO limits */
+};
+
+/* Resend times a selective window remembers (spurious resend check). */
+#define MROCE_SR_HIST		32
+
+/* What selective repeat did, for the device's counters. */
+struct mroce_sr_stats {
+	u64 sack_retransmits;	/* units resent */
+	u64 rack_losses;	/* units RACK declared lost */
+	u64 tlp_probes;		/* tail-loss probes */
+	u64 rto_fires;		/* RTT-based timeouts */
+	u64 spurious;		/* resends the receiver already had */
+	u64 sacked;		/* units selectively acknowledged */
 };
 
 struct mroce_reqwin {
@@ -50,7 +70,34 @@ struct mroce_reqwin {
 	u64 timer_at;
 	u64 rnr_until;
 	struct mroce_sb sb;
+	/* selective repeat only (see mroce_sr.c) */
+	bool selective;
+	bool rec_armed;		/* the TLP/RTO timer runs */
+	bool tlp_out;		/* a probe is out, the RTO comes next */
+	bool in_rec;		/* recovering losses up to @recover */
+	u32 recover;
+	u64 rec_at;
+	u64 reo_at;		/* RACK's reorder deadline, 0 if none */
+	u64 ack_delay;
+	struct mroce_rtt rtt;
+	struct mroce_rack rack;
+	struct mroce_sr_stats st;
+	u8 rtx_hist_i;
+	u64 rtx_hist[MROCE_SR_HIST];	/* when the last resends went out */
 };
+
+/* An ACK of a selective-repeat QP: cumulative point plus SACK bitmap. */
+struct mroce_sr_ack {
+	u32 psn;		/* BTH PSN: the last PSN received in order */
+	u8 syndrome;		/* AETH syndrome */
+	u8 words;		/* bitmap words, at most MROCE_SR_ACK_WORDS */
+	bool dup;		/* the triggering packet was a duplicate */
+	u64 rtt;		/* RTT sample from the timestamp echo, 0 if none:
+				 * now - rtt is when that packet was sent */
+	const u64 *map;		/* bit i (word i / 64): PSN psn + 1 + i */
+};
+
+#define MROCE_SR_ACK_WORDS	4
 
 enum mroce_reqwin_verdict {
 	MROCE_REQWIN_NONE,		/* nothing to do */
@@ -62,6 +109,7 @@ enum mroce_reqwin_verdict {
 	MROCE_REQWIN_NAK_FATAL,		/* WQE at .psn failed with .nak */
 	MROCE_REQWIN_RETRY_EXCEEDED,	/* retry count spent: QP to error */
 	MROCE_REQWIN_RNR_EXCEEDED,	/* RNR retry count spent */
+	MROCE_REQWIN_LOSS,		/* selective: units lost, first .psn */
 	MROCE_NUM_REQWIN_VERDICTS,
 };
 
@@ -92,6 +140,18 @@ void mroce_reqwin_on_read_resp(struct mroce_reqwin *w, u32 psn, u32 expect,
 void mroce_reqwin_on_timer(struct mroce_reqwin *w, u64 now,
 			   struct mroce_reqwin_res *res);
 bool mroce_reqwin_next_event(const struct mroce_reqwin *w, u64 *at);
+int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
+			 u64 now, struct mroce_reqwin_res *res);
+
+/* Shared by mroce_reqwin.c and mroce_sr.c only. */
+u32 mroce_reqwin_advance(struct mroce_reqwin *w, u32 psn, u64 now);
+void mroce_sr_init(struct mroce_reqwin *w, const struct mroce_reqwin_cfg *cfg);
+void mroce_sr_out(struct mroce_reqwin *w, u64 now);
+void mroce_sr_resent(struct mroce_reqwin *w, u64 now);
+void mroce_sr_progress(struct mroce_reqwin *w, u64 now);
+void mroce_sr_on_timer(struct mroce_reqwin *w, u64 now,
+		       struct mroce_reqwin_res *res);
+bool mroce_sr_next_event(const struct mroce_reqwin *w, u64 *at);
 const char *mroce_reqwin_verdict_name(enum mroce_reqwin_verdict v);
 
 #endif /* MROCE_REQWIN_H */

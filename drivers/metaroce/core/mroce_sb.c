@@ -36,13 +36,30 @@ static bool mroce_sb_unit_lost(struct mroce_sb *sb, u32 end)
 	       MROCE_SB_LOST;
 }
 
+/*
+ * Every change of a slot's state goes through here, which keeps @sacked
+ * the number of slots in state SACKED, whatever record a slot held before.
+ */
+static void mroce_sb_state(struct mroce_sb *sb, struct mroce_sb_ent *e,
+			   u8 state)
+{
+	sb->sacked += (state == MROCE_SB_SACKED) -
+		      (e->state == MROCE_SB_SACKED);
+	e->state = state;
+}
+
 /* Write @u into the slots of its unit (all of them when it is wider). */
 static void mroce_sb_write(struct mroce_sb *sb, const struct mroce_sb_ent *u)
 {
 	u32 i, n = min_t(u32, u->npsn, MROCE_SB_SLOTS);
 
-	for (i = 0; i < n; i++)
-		*mroce_sb_slot(sb, mroce_psn_add(u->head, i)) = *u;
+	for (i = 0; i < n; i++) {
+		struct mroce_sb_ent *e = mroce_sb_slot(sb,
+						       mroce_psn_add(u->head, i));
+
+		mroce_sb_state(sb, e, u->state);
+		*e = *u;
+	}
 }
 
 /* Set the state of the slots of PSNs [@from, @to). */
@@ -51,7 +68,8 @@ static void mroce_sb_set(struct mroce_sb *sb, u32 from, u32 to, u8 state)
 	u32 i, n = min_t(u32, mroce_psn_dist(from, to), MROCE_SB_SLOTS);
 
 	for (i = 0; i < n; i++)
-		mroce_sb_slot(sb, mroce_psn_add(from, i))->state = state;
+		mroce_sb_state(sb, mroce_sb_slot(sb, mroce_psn_add(from, i)),
+			       state);
 }
 
 void mroce_sb_init(struct mroce_sb *sb)
@@ -76,7 +94,8 @@ const struct mroce_sb_ent *mroce_sb_at(const struct mroce_sb *sb, u32 psn)
 void mroce_sb_sent(struct mroce_sb *sb, u32 psn, u32 npsn, u32 wqe, u64 now)
 {
 	struct mroce_sb_ent u = {
-		.sent = now, .wqe = wqe, .head = psn, .npsn = npsn,
+		.sent = now, .first = now, .wqe = wqe, .head = psn,
+		.npsn = npsn,
 		.state = MROCE_SB_INFLIGHT,
 	};
 
@@ -141,6 +160,11 @@ u32 mroce_sb_lose(struct mroce_sb *sb, u32 psn, u32 max)
 
 		if (mroce_psn_after(end, max))
 			end = max;
+		/* The receiver has it: nothing to resend. */
+		if (e->state == MROCE_SB_SACKED) {
+			p = end;
+			continue;
+		}
 		if (!mroce_sb_unit_lost(sb, end))
 			n++;
 		mroce_sb_set(sb, p, end, MROCE_SB_LOST);
@@ -156,8 +180,10 @@ u32 mroce_sb_lose(struct mroce_sb *sb, u32 psn, u32 max)
  * @una: the old first PSN in flight
  * @new_una: the new one
  *
- * A lost unit acknowledged whole needs no resend.  Only lost units are
- * looked at: nothing else counts.
+ * A lost unit acknowledged whole needs no resend.  Only lost units and
+ * SACKED slots are looked at: nothing else counts.  SACKED slots are
+ * cleared one by one, not by unit: after a READ was resent from its
+ * middle, an older record may still span the PSNs of the newer unit.
  */
 void mroce_sb_acked(struct mroce_sb *sb, u32 una, u32 new_una)
 {
@@ -176,6 +202,80 @@ void mroce_sb_acked(struct mroce_sb *sb, u32 una, u32 new_una)
 		}
 		p = end;
 	}
+	p = una;
+	for (i = 0; i < MROCE_SB_SLOTS && sb->sacked &&
+	     mroce_psn_before(p, new_una); i++, p = mroce_psn_add(p, 1)) {
+		struct mroce_sb_ent *e = mroce_sb_slot(sb, p);
+
+		if (e->state == MROCE_SB_SACKED)
+			mroce_sb_state(sb, e, MROCE_SB_ACKED);
+	}
+}
+
+/* First PSN after the unit holding @psn, which the caller knows is in
+ * flight. */
+u32 mroce_sb_unit_end(const struct mroce_sb *sb, u32 psn)
+{
+	return mroce_sb_end(mroce_sb_at(sb, psn), psn);
+}
+
+/**
+ * mroce_sb_sack() - the receiver reported @psn as arrived (SACK)
+ * @sb: the scoreboard
+ * @una: first PSN in flight
+ * @max: first PSN never sent
+ * @psn: the PSN
+ *
+ * A unit is SACKED once the last of its PSNs is reported (a READ request
+ * only when its last response PSN is); a lost unit SACKED needs no resend.
+ *
+ * Return: true when this made a unit SACKED.
+ */
+bool mroce_sb_sack(struct mroce_sb *sb, u32 una, u32 max, u32 psn)
+{
+	struct mroce_sb_ent *e = mroce_sb_slot(sb, psn);
+	u32 end;
+
+	if (!mroce_psn_in_window(psn, una, mroce_psn_dist(una, max)))
+		return false;
+	end = mroce_sb_end(e, psn);
+	if (end != mroce_psn_add(psn, 1) || mroce_psn_after(end, max) ||
+	    !mroce_psn_in_window(e->head, una, mroce_psn_dist(una, max)))
+		return false;
+	switch (e->state) {
+	case MROCE_SB_LOST:
+		sb->lost--;
+		break;
+	case MROCE_SB_INFLIGHT:
+	case MROCE_SB_RESENT:
+		break;
+	default:
+		return false;
+	}
+	mroce_sb_set(sb, e->head, end, MROCE_SB_SACKED);
+	return true;
+}
+
+/**
+ * mroce_sb_lose_unit() - the unit starting at @psn is lost (selective)
+ * @sb: the scoreboard
+ * @psn: the unit's head PSN, in flight
+ *
+ * Return: true when the unit was in flight (sent or resent) and is now
+ * lost; false when it is lost, SACKED or acknowledged already.
+ */
+bool mroce_sb_lose_unit(struct mroce_sb *sb, u32 psn)
+{
+	struct mroce_sb_ent *e = mroce_sb_slot(sb, psn);
+
+	if (e->head != psn || (e->state != MROCE_SB_INFLIGHT &&
+			       e->state != MROCE_SB_RESENT))
+		return false;
+	if (!sb->lost || mroce_psn_before(psn, sb->rtx))
+		sb->rtx = psn;
+	mroce_sb_set(sb, psn, mroce_sb_end(e, psn), MROCE_SB_LOST);
+	sb->lost++;
+	return true;
 }
 
 /**

@@ -16,7 +16,10 @@
  * harmless.
  *
  * What is lost is decided by a policy on top: go-back-N (RoCEv2, IBTA
- * 9.7.5.2.1) loses every unit from one PSN on.  The sender resends lost
+ * 9.7.5.2.1) loses every unit from one PSN on; selective repeat (MetaRoCE
+ * mode, mroce_sr.c) marks units the receiver reported in a SACK as SACKED
+ * and loses single units (mroce_sb_lose_unit()), and a go-back-N loss
+ * passes over SACKED units.  The sender resends lost
  * units in PSN order (mroce_sb_next_lost()), each rebuilt from its WQE.
  */
 #ifndef MROCE_SB_H
@@ -32,10 +35,13 @@ enum mroce_sb_state {
 	MROCE_SB_INFLIGHT,	/* sent once, not acknowledged */
 	MROCE_SB_LOST,		/* must be sent again */
 	MROCE_SB_RESENT,	/* sent again, not acknowledged */
+	MROCE_SB_SACKED,	/* selectively acknowledged: arrived, but
+				 * not yet covered by the cumulative ACK */
 };
 
 struct mroce_sb_ent {
 	u64 sent;	/* when the unit was last put on the wire (ns) */
+	u64 first;	/* and when first */
 	u32 wqe;	/* the caller's index of the WQE the unit belongs to */
 	u32 head;	/* first PSN of the unit */
 	u32 npsn;	/* PSNs of the unit */
@@ -45,6 +51,7 @@ struct mroce_sb_ent {
 
 struct mroce_sb {
 	u32 lost;	/* units in state LOST */
+	u32 sacked;	/* slots (PSNs) in state SACKED */
 	u32 rtx;	/* while @lost: no lost unit before this PSN */
 	struct mroce_sb_ent ent[MROCE_SB_SLOTS];
 };
@@ -57,5 +64,8 @@ int mroce_sb_resent(struct mroce_sb *sb, u32 una, u32 max, u32 psn,
 u32 mroce_sb_lose(struct mroce_sb *sb, u32 psn, u32 max);
 void mroce_sb_acked(struct mroce_sb *sb, u32 una, u32 new_una);
 bool mroce_sb_next_lost(struct mroce_sb *sb, u32 una, u32 max, u32 *psn);
+u32 mroce_sb_unit_end(const struct mroce_sb *sb, u32 psn);
+bool mroce_sb_sack(struct mroce_sb *sb, u32 una, u32 max, u32 psn);
+bool mroce_sb_lose_unit(struct mroce_sb *sb, u32 psn);
 
 #endif /* MROCE_SB_H */

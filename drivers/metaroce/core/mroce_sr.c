@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Selective repeat for a MetaRoCE-mode requester window.
+ *
+ * The receiver's ACKs carry the cumulative point and a SACK bitmap
+ * (Documentation/wire.rst, SACKH).  Units it reports arrived become SACKED
+ * and are never resent; units are declared lost one by one, by:
+ *
+ *  - RACK (mroce_rack.h), on every ACK and when its reorder deadline
+ *    passes: a unit sent before one that was delivered, one RTT plus the
+ *    reorder window ago;
+ *  - a tail-loss probe, when nothing was heard for the probe timeout (two
+ *    smoothed RTTs): the last unit in flight is resent, so that its ACK
+ *    shows RACK what else is missing;
+ *  - the RTT-based timeout (mroce_rtt.h) after the probe: every unit in
+ *    flight that is not SACKED, with exponential backoff (verdict RETRY,
+ *    as a go-back-N timeout: a READ among them is asked again whole).
+ *
+ * None of these consumes the QP's retry count.  The IBTA Local ACK Timeout
+ * (mroce_reqwin.c) keeps running beside them, restarted by every advance
+ * of the cumulative point, and alone decides RETRY_EXC_ERR: a peer that is
+ * gone still fails after retry_cnt + 1 of the timeouts the application
+ * set, however fast the RTO resends.
+ */
+#include "mroce_core.h"
+#include "mroce_hdr.h"
+#include "mroce_psn.h"
+#include "mroce_reqwin.h"
+
+void mroce_sr_init(struct mroce_reqwin *w, const struct mroce_reqwin_cfg *cfg)
+{
+	w->selective = true;
+	w->ack_delay = cfg->ack_delay;
+	mroce_rtt_init(&w->rtt, &cfg->rtt);
+	mroce_rack_init(&w->rack);
+}
+
+/* The probe or retransmission timeout from now, whichever is next. */
+static void mroce_sr_arm(struct mroce_reqwin *w, u64 now)
+{
+	bool one = mroce_reqwin_inflight(w) == 1;
+
+	w->rec_armed = true;
+	w->rec_at = now + (w->tlp_out ? mroce_rtt_rto(&w->rtt) :
+			   mroce_rtt_pto(&w->rtt, one, w->ack_delay));
+}
+
+/* A request went out, new or again. */
+void mroce_sr_out(struct mroce_reqwin *w, u64 now)
+{
+	/*
+	 * The probe timeout restarts with every transmission (RFC 8985
+	 * section 7.2); the RTO after a probe only starts if it is not
+	 * running, or if it came due while resends were pending (it does not
+	 * fire then, mroce_sr_next_event()).
+	 */
+	if (!w->tlp_out || !w->rec_armed || w->rec_at <= now)
+		mroce_sr_arm(w, now);
+}
+
+/* The receiver acknowledged or SACKED something: restart the clock. */
+void mroce_sr_progress(struct mroce_reqwin *w, u64 now)
+{
+	w->tlp_out = false;
+	if (w->in_rec && !mroce_psn_before(w->una, w->recover)) {
+		w->in_rec = false;
+		mroce_rack_recovered(&w->rack);
+	}
+	if (w->una == w->max) {
+		w->rec_armed = false;
+		w->reo_at = 0;
+		return;
+	}
+	mroce_sr_arm(w, now);
+}
+
+/* @n units were just lost: resend from the first. */
+static void mroce_sr_lost(struct mroce_reqwin *w, u32 n,
+			  struct mroce_reqwin_res *res)
+{
+	if (!n)
+		return;
+	if (!w->in_rec) {
+		w->in_rec = true;
+		w->recover = w->max;
+	}
+	res->verdict = MROCE_REQWIN_LOSS;
+	mroce_sb_next_lost(&w->sb, w->una, w->max, &res->psn);
+}
+
+static void mroce_sr_rack(struct mroce_reqwin *w, u64 now,
+			  struct mroce_reqwin_res *res)
+{
+	u32 n = mroce_rack_detect(&w->rack, &w->sb, &w->rtt, w->una, w->max,
+				  now, &w->reo_at);
+
+	w->st.rack_losses += n;
+	mroce_sr_lost(w, n, res);
+}
+
+/* A unit went out again at @now: remember when, for mroce_sr_resent_at(). */
+void mroce_sr_resent(struct mroce_reqwin *w, u64 now)
+{
+	w->st.sack_retransmits++;
+	w->rtx_hist[w->rtx_hist_i++ % MROCE_SR_HIST] = now;
+}
+
+/*
+ * Was something resent at @sent?  The last MROCE_SR_HIST resend times are
+ * remembered apart from the scoreboard: by the time the duplicate is
+ * reported, the unit is usually acknowledged and its slot used again.
+ */
+static bool mroce_sr_resent_at(struct mroce_reqwin *w, u64 sent)
+{
+	u32 i;
+
+	for (i = 0; i < MROCE_SR_HIST; i++)
+		if (sent && w->rtx_hist[i] == sent) {
+			w->rtx_hist[i] = 0;	/* counted once */
+			return true;
+		}
+	return false;
+}
+
+/* Note a delivery for RACK, and for the RTT when it was sent once. */
+static void mroce_sr_delivered(struct mroce_reqwin *w,
+			       const struct mroce_sb_ent *e, u32 end, u64 now,
+			       u64 *karn)
+{
+	mroce_rack_delivered(&w->rack, &w->rtt, e, end, now);
+	if (!e->retx && e->sent > *karn)
+		*karn = e->sent;
+}
+
+/* The units of the cumulative advance to @next were delivered. */
+static void mroce_sr_cum(struct mroce_reqwin *w, u32 next, u64 now,
+			 u64 *karn)
+{
+	u32 p = w->una, i;
+
+	for (i = 0; i < MROCE_SB_SLOTS && mroce_psn_before(p, next); i++) {
+		const struct mroce_sb_ent *e = mroce_sb_at(&w->sb, p);
+		u32 end = mroce_sb_unit_end(&w->sb, p);
+
+		if (mroce_psn_after(end, next))
+			break;
+		if (e->state != MROCE_SB_SACKED && e->head == p)
+			mroce_sr_delivered(w, e, end, now, karn);
+		p = end;
+	}
+}
+
+/*
+ * Mark what the bitmap reports; the number of units newly SACKED.  Bit 0
+ * is the first PSN missing, by definition not arrived (wire.rst): a set
+ * bit 0 is ignored.
+ */
+static u32 mroce_sr_map(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
+			u64 now, u64 *karn)
+{
+	u32 base = mroce_psn_add(a->psn, 1), n = 0, i;
+
+	for (i = 1; i < a->words * 64u; i++) {
+		u32 psn = mroce_psn_add(base, i);
+		struct mroce_sb_ent e;
+
+		if (!(a->map[i / 64] & (1ULL << (i % 64))))
+			continue;
+		if (!mroce_psn_in_window(psn, w->una, mroce_reqwin_inflight(w)))
+			continue;
+		e = *mroce_sb_at(&w->sb, psn);
+		if (!mroce_sb_sack(&w->sb, w->una, w->max, psn))
+			continue;
+		mroce_sr_delivered(w, &e, mroce_psn_add(psn, 1), now, karn);
+		n++;
+	}
+	return n;
+}
+
+/**
+ * mroce_reqwin_on_sack() - process an ACK of a selective-repeat window
+ * @w: the window
+ * @a: the ACK: cumulative point, SACK bitmap, RTT sample, duplicate flag
+ * @now: current time
+ * @res: MROCE_REQWIN_LOSS (units to resend, the first at .psn), ACKED,
+ *	 STALE, or what mroce_reqwin_on_aeth() says of a NAK
+ *
+ * The RTT sample is the ACK's timestamp echo (@a->rtt); without one, the
+ * newest unit it reports delivered that was sent once gives it (Karn).
+ *
+ * An ACK whose cumulative point does not move may still report arrivals
+ * past it; its BTH PSN is then una - 1.  NAKs and RNR NAKs keep their
+ * IBTA handling (mroce_reqwin_on_aeth()), as does every ACK of a window
+ * that is not selective.
+ *
+ * Return: 0, -EPROTO for a reserved syndrome, -EINVAL for a bitmap longer
+ * than MROCE_SR_ACK_WORDS words.
+ */
+int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
+			 u64 now, struct mroce_reqwin_res *res)
+{
+	enum mroce_aeth_kind kind = mroce_aeth_kind(a->syndrome);
+	u32 next = mroce_psn_add(a->psn, 1), sacked;
+	bool spurious = false;
+	u64 karn = 0;
+
+	if (a->words > MROCE_SR_ACK_WORDS || (a->words && !a->map))
+		return -EINVAL;
+	if (a->rtt && w->selective)
+		mroce_rtt_sample(&w->rtt, a->rtt);
+	if (!w->selective || kind != MROCE_AETH_ACK)
+		return mroce_reqwin_on_aeth(w, a->psn, a->syndrome, now, res);
+
+	memset(res, 0, sizeof(*res));
+	res->verdict = MROCE_REQWIN_STALE;
+	res->psn = mroce_psn(a->psn);
+	/* next must be in [una, max] */
+	if (!mroce_psn_in_window(next, w->una, mroce_reqwin_inflight(w) + 1))
+		return 0;
+	/*
+	 * A duplicate tells of a spurious resend only if the copy that
+	 * triggered the ACK was one; its echoed send time says which (a copy
+	 * the network made is none).  Without an echo: if resends are out.
+	 */
+	if (a->dup)
+		spurious = a->rtt ? mroce_sr_resent_at(w, now - a->rtt) :
+			   w->in_rec;
+	mroce_sr_cum(w, next, now, &karn);
+	res->acked = mroce_reqwin_advance(w, next, now);
+	sacked = mroce_sr_map(w, a, now, &karn);
+	if (!a->rtt && karn && now > karn)
+		mroce_rtt_sample(&w->rtt, now - karn);
+	w->st.sacked += sacked;
+	if (spurious) {
+		w->st.spurious++;
+		mroce_rack_spurious(&w->rack);
+	}
+	if (sacked && !res->acked)
+		mroce_sr_progress(w, now);
+	if (res->acked || sacked)
+		res->verdict = MROCE_REQWIN_ACKED;
+	mroce_sr_rack(w, now, res);
+	return 0;
+}
+
+/* The last unit in flight that the receiver has not reported. */
+static bool mroce_sr_last(struct mroce_reqwin *w, u32 *head)
+{
+	u32 p = w->una, i;
+	bool found = false;
+
+	for (i = 0; i < MROCE_SB_SLOTS && mroce_psn_before(p, w->max); i++) {
+		const struct mroce_sb_ent *e = mroce_sb_at(&w->sb, p);
+
+		if (e->head == p && (e->state == MROCE_SB_INFLIGHT ||
+				     e->state == MROCE_SB_RESENT)) {
+			*head = p;
+			found = true;
+		}
+		p = mroce_sb_unit_end(&w->sb, p);
+	}
+	return found;
+}
+
+/*
+ * The timers of selective repeat, once the Local ACK Timeout is not due
+ * (mroce_reqwin_on_timer()).
+ */
+void mroce_sr_on_timer(struct mroce_reqwin *w, u64 now,
+		       struct mroce_reqwin_res *res)
+{
+	u32 head;
+
+	if (w->reo_at && now >= w->reo_at)
+		mroce_sr_rack(w, now, res);
+	if (res->verdict == MROCE_REQWIN_LOSS)
+		return;
+	if (w->rec_armed && now >= w->rec_at && !w->sb.lost) {
+		if (!w->tlp_out && mroce_sr_last(w, &head)) {
+			w->tlp_out = true;
+			w->st.tlp_probes++;
+			mroce_sr_lost(w, mroce_sb_lose_unit(&w->sb, head),
+				      res);
+		} else {
+			w->st.rto_fires++;
+			mroce_rtt_backoff(&w->rtt);
+			mroce_sr_lost(w, mroce_sb_lose(&w->sb, w->una, w->max),
+				      res);
+			/* go back N, over what is not SACKED */
+			if (res->verdict == MROCE_REQWIN_LOSS) {
+				res->verdict = MROCE_REQWIN_RETRY;
+				return;
+			}
+		}
+		/* The resend rearms it (mroce_sr_out()). */
+		w->rec_armed = false;
+		if (res->verdict == MROCE_REQWIN_LOSS)
+			return;
+		mroce_sr_arm(w, now);
+	}
+	if (mroce_sr_next_event(w, &res->at))
+		res->verdict = MROCE_REQWIN_NOT_DUE;
+}
+
+/* The earliest of the Local ACK Timeout, the TLP/RTO and RACK deadlines. */
+bool mroce_sr_next_event(const struct mroce_reqwin *w, u64 *at)
+{
+	bool any = false;
+	u64 t = 0;
+
+	if (w->timer_armed) {
+		t = w->timer_at;
+		any = true;
+	}
+	if (w->rec_armed && !w->sb.lost && (!any || w->rec_at < t)) {
+		t = w->rec_at;
+		any = true;
+	}
+	if (w->reo_at && (!any || w->reo_at < t)) {
+		t = w->reo_at;
+		any = true;
+	}
+	if (any)
+		*at = t;
+	return any;
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Selective repeat at the responder of a MetaRoCE-mode RC connection.
+ *
+ * A request that arrives ahead of the expected PSN, in the peer's MetaRoCE
+ * span, is held instead of being dropped behind a NAK (RoCEv2's go-back-N,
+ * IBTA 9.7.5.2.1): its skb and decoded headers wait in a ring of
+ * MROCE_HOLD_SLOTS slots indexed by PSN.  When the missing request comes,
+ * it and the held ones behind it run in PSN order, so memory, receive
+ * WQEs, atomics and completions see exactly RC order (mroce_hold_drain()).
+ * The ACKs of such a connection are MR_ACKs (Documentation/wire.rst): the
+ * cumulative point in the BTH, and in the SACK header a bitmap of the PSNs
+ * held past it, so the requester resends only the holes (core mroce_sr.c).
+ * A duplicate is answered at once with the D flag set.
+ *
+ * Held packets are placed when they run, not when they arrive: the
+ * self-describing MetaRoCE data packets that would allow placement on
+ * arrival are not sent yet.
+ *
+ * Caller holds dp->run_lock in everything here.
+ */
+#include "mroce_dp.h"
+#include "core/mroce_psn.h"
+
+int mroce_hold_init(struct mroce_dpqp *dp)
+{
+	dp->hold.pkt = kcalloc(MROCE_HOLD_SLOTS, sizeof(*dp->hold.pkt),
+			       GFP_KERNEL);
+	return dp->hold.pkt ? 0 : -ENOMEM;
+}
+
+static void mroce_hold_free(struct mroce_rxpkt *h)
+{
+	consume_skb(h->skb);
+	kfree(h);
+}
+
+/* Let go of everything held (QP reset, error, destroy). */
+void mroce_hold_reset(struct mroce_dpqp *dp)
+{
+	u32 i;
+
+	if (!dp->hold.pkt)
+		return;
+	for (i = 0; i < MROCE_HOLD_SLOTS && dp->hold.n; i++) {
+		if (!dp->hold.pkt[i])
+			continue;
+		mroce_hold_free(dp->hold.pkt[i]);
+		dp->hold.pkt[i] = NULL;
+		dp->hold.n--;
+	}
+	dp->hold.dup = false;
+}
+
+void mroce_hold_fini(struct mroce_dpqp *dp)
+{
+	mroce_hold_reset(dp);
+	kfree(dp->hold.pkt);
+	dp->hold.pkt = NULL;
+}
+
+/* Does this connection hold requests and answer with MR_ACKs? */
+static bool mroce_hold_on(const struct mroce_dpqp *dp)
+{
+	return dp->hold.pkt && dp->nego.rx_on;
+}
+
+/* A duplicate arrived: the next ACK, at once, says so. */
+void mroce_hold_dup(struct mroce_dpqp *dp)
+{
+	dp->hold.dup = true;
+	dp->ack_pending = true;
+}
+
+/**
+ * mroce_hold_rx() - hold a request that came ahead of its turn
+ * @dp: the QP's data path (RC)
+ * @pkt: a checked request; its skb is the caller's, who frees it after
+ *
+ * Return: true when the packet was taken care of here (held, or dropped
+ * and counted); false when it goes through the normal responder.
+ */
+bool mroce_hold_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
+{
+	u32 psn = pkt->hdr.bth.psn;
+	struct mroce_rxpkt **slot, *h;
+	s32 d;
+
+	if (!mroce_hold_on(dp) ||
+	    !(pkt->hdr.bth.resv7 & MROCE_BTH_MR_SWITCHED))
+		return false;
+	d = mroce_psn_diff(psn, dp->rwin.epsn);
+	if (d <= 0)
+		return false;
+	dp->ack_pending = true;
+	if (d >= MROCE_HOLD_SLOTS) {
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
+		return true;
+	}
+	slot = &dp->hold.pkt[psn % MROCE_HOLD_SLOTS];
+	if (*slot && (*slot)->hdr.bth.psn == psn) {
+		mroce_count(dp->mdev, MROCE_CNT_RX_DUPS);
+		mroce_hold_dup(dp);
+		return true;
+	}
+	h = kmalloc(sizeof(*h), GFP_ATOMIC);
+	if (!h) {
+		/* dropped: the requester resends it */
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
+		return true;
+	}
+	if (*slot) {
+		/* left behind by a request that covered several PSNs */
+		mroce_hold_free(*slot);
+		dp->hold.n--;
+	}
+	*h = *pkt;
+	skb_get(h->skb);
+	*slot = h;
+	dp->hold.n++;
+	mroce_count(dp->mdev, MROCE_CNT_OOO);
+	return true;
+}
+
+/* Is the request the responder expects next held? */
+bool mroce_hold_ready(const struct mroce_dpqp *dp)
+{
+	const struct mroce_rxpkt *h;
+
+	if (!dp->hold.n)
+		return false;
+	h = dp->hold.pkt[dp->rwin.epsn % MROCE_HOLD_SLOTS];
+	return h && h->hdr.bth.psn == dp->rwin.epsn;
+}
+
+/**
+ * mroce_hold_drain() - run the held requests that are now in order
+ * @dp: the QP's data path, after a request ran at the expected PSN
+ *
+ * Stops at the first gap, when a request does not move the expected PSN
+ * (no receive WQE: RNR NAK; an error), or once a READ is being answered:
+ * the requests behind it wait until its responses are out
+ * (mroce_resp_read_continue()), as those still in the receive queue do.
+ * At most MROCE_HOLD_SLOTS runs.
+ */
+void mroce_hold_drain(struct mroce_dpqp *dp)
+{
+	u32 i, ran = 0;
+
+	for (i = 0; i < MROCE_HOLD_SLOTS && dp->hold.n && !dp->error &&
+	     !dp->rd.active; i++) {
+		u32 epsn = dp->rwin.epsn;
+		struct mroce_rxpkt **slot = &dp->hold.pkt[epsn %
+							  MROCE_HOLD_SLOTS];
+		struct mroce_rxpkt *h = *slot;
+
+		if (!h)
+			break;
+		*slot = NULL;
+		dp->hold.n--;
+		if (h->hdr.bth.psn == epsn &&
+		    mroce_respwin_check(&dp->rwin, &h->hdr.bth) ==
+		    MROCE_RESP_NEW) {
+			mroce_resp_execute(dp, h);
+			ran++;
+		}
+		mroce_hold_free(h);
+		if (dp->rwin.epsn == epsn)
+			break;
+	}
+	if (ran)
+		dp->ack_pending = true;
+}
+
+/* PSNs a held request covers: a READ one per response packet. */
+static u32 mroce_hold_npsn(const struct mroce_dpqp *dp,
+			   const struct mroce_rxpkt *h)
+{
+	if (!(h->lo.op->flags & MROCE_OPF_READ) || !h->hdr.reth.len)
+		return 1;
+	return DIV_ROUND_UP(h->hdr.reth.len, dp->pmtu);
+}
+
+/* The SACK bitmap: bit i is PSN epsn + i, held. */
+static void mroce_hold_sack(const struct mroce_dpqp *dp,
+			    struct mroce_sackh *x)
+{
+	u32 epsn = dp->rwin.epsn, i, k, n;
+
+	memset(x, 0, sizeof(*x));
+	for (i = 1; i < MROCE_HOLD_SLOTS && dp->hold.n; i++) {
+		const struct mroce_rxpkt *h =
+			dp->hold.pkt[(epsn + i) % MROCE_HOLD_SLOTS];
+
+		if (!h || h->hdr.bth.psn != mroce_psn_add(epsn, i))
+			continue;
+		n = mroce_hold_npsn(dp, h);
+		for (k = i; k < i + n && k < MROCE_HOLD_SLOTS; k++) {
+			x->map[k / 64] |= 1ULL << (k % 64);
+			x->words = k / 64 + 1;
+		}
+	}
+}
+
+/**
+ * mroce_hold_ack() - send the ACK of a connection that holds requests
+ * @dp: the QP's data path
+ *
+ * Return: -EAGAIN when the connection does not (a RoCEv2 ACK is due
+ * instead), -ENOMEM when no skb could be had (the ACK stays pending), else
+ * 0 (the packet went to the IP layer, whatever became of it).
+ */
+int mroce_hold_ack(struct mroce_dpqp *dp)
+{
+	struct mroce_xhdr x = {};
+	int err;
+
+	if (!mroce_hold_on(dp))
+		return -EAGAIN;
+	x.bth.opcode = MROCE_XOP_ACK;
+	x.bth.pkey = IB_DEFAULT_PKEY_FULL;
+	x.bth.dqpn = dp->dqpn;
+	x.bth.psn = mroce_respwin_ack_psn(&dp->rwin);
+	x.mxh.ver = MROCE_XVER;
+	x.mxh.flags = dp->hold.dup ? MROCE_MXH_F_DUP : 0;
+	x.mxh.ts = (u32)mroce_dp_now(dp);
+	x.aeth.syndrome = mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID);
+	x.aeth.msn = dp->rwin.msn;
+	mroce_hold_sack(dp, &x.sack);
+	err = mroce_dp_xmit_x(dp, &x);
+	if (err == -ENOMEM)
+		return err;
+	dp->hold.dup = false;
+	return 0;
+}

@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Selective repeat: the RTT estimator, SACKED units in the scoreboard,
+ * RACK loss detection, the tail-loss probe and the RTT-based timeout, and
+ * the retry budget they must not consume.
+ */
+#include "mroce_core.h"
+#include "mroce_reqwin.h"
+#include "mroce_hdr.h"
+#include "mroce_psn.h"
+#include "mroce_test.h"
+
+#define ACK	mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID)
+#define US	MROCE_NSEC_PER_USEC
+#define MS	MROCE_NSEC_PER_MSEC
+#define IBTA_TO	(4096ULL << 14)		/* timeout 14: 67 ms */
+
+static void sr_setup(struct mroce_reqwin *w, u32 psn)
+{
+	struct mroce_reqwin_cfg cfg = {
+		.psn = psn, .wnd = 64, .retry_cnt = 2, .rnr_retry = 1,
+		.timeout = 14, .selective = true, .ack_delay = 10 * US,
+	};
+
+	mroce_reqwin_init(w, &cfg);
+}
+
+/* Send @n one-PSN units at @now; the first PSN. */
+static u32 sr_send(struct mroce_reqwin *w, u32 n, u64 now)
+{
+	u32 psn = 0, first = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (mroce_reqwin_sent(w, 1, now, i, &psn))
+			break;
+		if (!i)
+			first = psn;
+	}
+	return first;
+}
+
+/* An ACK of everything up to @cum, with @map (one word) past it. */
+static int sr_ack(struct mroce_reqwin *w, u32 cum, u64 map, u64 rtt,
+		  u64 now, struct mroce_reqwin_res *res)
+{
+	struct mroce_sr_ack a = {
+		.psn = cum, .syndrome = ACK, .words = map ? 1 : 0,
+		.rtt = rtt, .map = &map,
+	};
+
+	return mroce_reqwin_on_sack(w, &a, now, res);
+}
+
+/* Resend every lost unit at @now; how many. */
+static u32 sr_resend_all(struct mroce_reqwin *w, u64 now)
+{
+	u32 psn, wqe, n = 0;
+
+	while (mroce_reqwin_resend(w, now, &psn, &wqe)) {
+		if (mroce_reqwin_resent(w, psn, 1, now))
+			break;
+		n++;
+	}
+	return n;
+}
+
+TEST(rtt_estimator)
+{
+	struct mroce_rtt_cfg cfg = { 0 };
+	struct mroce_rtt r;
+
+	mroce_rtt_init(&r, &cfg);
+	EXPECT_EQ(mroce_rtt_rto(&r), MROCE_RTT_INIT_RTO_NS);
+	EXPECT_EQ(mroce_rtt_pto(&r, false, 0), MROCE_RTT_INIT_RTO_NS);
+	mroce_rtt_sample(&r, 200 * US);
+	EXPECT_EQ(r.srtt, 200 * US);
+	EXPECT_EQ(r.rttvar, 100 * US);
+	EXPECT_EQ(mroce_rtt_rto(&r), 600 * US);
+	EXPECT_EQ(mroce_rtt_pto(&r, false, 0), 400 * US);
+	EXPECT_EQ(mroce_rtt_pto(&r, true, 50 * US), 450 * US);
+	/* RFC 6298: RTTVAR = 3/4 * 100 + 1/4 * |200 - 100|, SRTT = 7/8 *
+	 * 200 + 1/8 * 100 */
+	mroce_rtt_sample(&r, 100 * US);
+	EXPECT_EQ(r.rttvar, 100 * US);
+	EXPECT_EQ(r.srtt, 187500);
+	EXPECT_EQ(r.min_rtt, 100 * US);
+	EXPECT_EQ(r.latest, 100 * US);
+	/* converges on a steady path; the minimum RTO holds */
+	for (int i = 0; i < 100; i++)
+		mroce_rtt_sample(&r, 20 * US);
+	EXPECT_TRUE(r.srtt < 21 * US);
+	EXPECT_EQ(mroce_rtt_rto(&r), MROCE_RTT_MIN_RTO_NS);
+	/* backoff doubles up to its limit and the maximum RTO */
+	for (int i = 0; i < MROCE_RTT_MAX_BACKOFF; i++)
+		EXPECT_TRUE(mroce_rtt_backoff(&r));
+	EXPECT_FALSE(mroce_rtt_backoff(&r));
+	EXPECT_EQ(mroce_rtt_rto(&r),
+		  MROCE_RTT_MIN_RTO_NS << MROCE_RTT_MAX_BACKOFF);
+	mroce_rtt_sample(&r, 0);
+	EXPECT_EQ(r.backoff, 0);
+	EXPECT_EQ(r.min_rtt, 1);
+
+	cfg.min_rto = 5 * MS;
+	cfg.max_rto = 1 * MS;	/* below the minimum: raised to it */
+	cfg.max_backoff = 2;
+	mroce_rtt_init(&r, &cfg);
+	EXPECT_EQ(r.max_rto, 5 * MS);
+	EXPECT_EQ(mroce_rtt_rto(&r), 5 * MS);
+	mroce_rtt_backoff(&r);
+	EXPECT_EQ(mroce_rtt_rto(&r), 5 * MS);
+}
+
+TEST(sb_sacked_units)
+{
+	struct mroce_sb sb;
+
+	mroce_sb_init(&sb);
+	for (u32 p = 10; p < 20; p++)
+		mroce_sb_sent(&sb, p, 1, p, 1000);
+	mroce_sb_sent(&sb, 20, 4, 20, 1000);	/* a READ of 4 PSNs */
+	EXPECT_TRUE(mroce_sb_sack(&sb, 10, 24, 12));
+	EXPECT_FALSE(mroce_sb_sack(&sb, 10, 24, 12));	/* twice */
+	EXPECT_FALSE(mroce_sb_sack(&sb, 10, 24, 21));	/* inside a READ */
+	EXPECT_TRUE(mroce_sb_sack(&sb, 10, 24, 23));	/* its last PSN */
+	EXPECT_FALSE(mroce_sb_sack(&sb, 10, 24, 24));	/* not in flight */
+	EXPECT_FALSE(mroce_sb_sack(&sb, 10, 24, 9));
+	EXPECT_EQ(sb.sacked, 5);	/* PSNs: 12 and the READ's 4 */
+	/* go-back-N passes over SACKED units */
+	EXPECT_EQ(mroce_sb_lose(&sb, 10, 24), 9);
+	EXPECT_EQ(mroce_sb_at(&sb, 12)->state, MROCE_SB_SACKED);
+	EXPECT_EQ(mroce_sb_at(&sb, 20)->state, MROCE_SB_SACKED);
+	/* a lost unit reported arrived needs no resend */
+	EXPECT_TRUE(mroce_sb_sack(&sb, 10, 24, 13));
+	EXPECT_EQ(sb.lost, 8);
+	EXPECT_EQ(sb.sacked, 6);
+	/* lose_unit: only units in flight, by head */
+	EXPECT_FALSE(mroce_sb_lose_unit(&sb, 14));	/* already lost */
+	EXPECT_FALSE(mroce_sb_lose_unit(&sb, 12));	/* SACKED */
+	EXPECT_FALSE(mroce_sb_lose_unit(&sb, 21));	/* not a head */
+	mroce_sb_acked(&sb, 10, 24);
+	EXPECT_EQ(sb.sacked, 0);
+	EXPECT_EQ(sb.lost, 0);
+	EXPECT_EQ(mroce_sb_unit_end(&sb, 21), 24);
+}
+
+/*
+ * A READ resent from its middle leaves an older record spanning the new
+ * unit; acknowledging both must leave no slot SACKED behind (found by
+ * fuzz_reqwin: the count went past the PSNs in flight).
+ */
+TEST(sb_sacked_split_read)
+{
+	struct mroce_sb sb;
+	u32 psn;
+
+	mroce_sb_init(&sb);
+	mroce_sb_sent(&sb, 20, 5, 1, 100);		/* READ 20..24 */
+	EXPECT_EQ(mroce_sb_lose(&sb, 20, 25), 1);
+	/* its first two responses came: resent from 22 */
+	EXPECT_TRUE(mroce_sb_next_lost(&sb, 22, 25, &psn));
+	EXPECT_EQ(psn, 22);
+	EXPECT_EQ(mroce_sb_resent(&sb, 22, 25, 22, 3, 200), 0);
+	EXPECT_TRUE(mroce_sb_sack(&sb, 22, 25, 24));
+	EXPECT_EQ(sb.sacked, 3);
+	/* acknowledged from the old head: the record at 20 spans 20..24 */
+	mroce_sb_acked(&sb, 20, 25);
+	EXPECT_EQ(sb.sacked, 0);
+	/* and in parts */
+	mroce_sb_sent(&sb, 30, 4, 2, 300);		/* READ 30..33 */
+	EXPECT_TRUE(mroce_sb_sack(&sb, 30, 34, 33));
+	mroce_sb_acked(&sb, 30, 32);
+	EXPECT_EQ(sb.sacked, 2);
+	EXPECT_EQ(mroce_sb_lose(&sb, 32, 34), 0);	/* still SACKED */
+	mroce_sb_acked(&sb, 32, 34);
+	EXPECT_EQ(sb.sacked, 0);
+	/* a slot reused while SACKED (a caller's slip) is not counted */
+	mroce_sb_sent(&sb, 40, 1, 3, 400);
+	EXPECT_TRUE(mroce_sb_sack(&sb, 40, 41, 40));
+	mroce_sb_sent(&sb, 40 + MROCE_SB_SLOTS, 1, 4, 500);
+	EXPECT_EQ(sb.sacked, 0);
+}
+
+TEST(sr_hole_resent_alone)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u32 first, psn, wqe;
+
+	sr_setup(&w, 100);
+	first = sr_send(&w, 10, 1000);
+	EXPECT_EQ(first, 100);
+	/* 100..102 in order, 103 missing, 104..109 arrived */
+	EXPECT_EQ(sr_ack(&w, 102, 0x3fULL << 1, 0, 1000 + 50 * US, &res), 0);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_LOSS);
+	EXPECT_EQ(res.psn, 103);
+	EXPECT_EQ(res.acked, 3);
+	EXPECT_EQ(w.una, 103);
+	EXPECT_EQ(w.sb.sacked, 6);
+	EXPECT_EQ(w.st.sacked, 6);
+	EXPECT_EQ(w.st.rack_losses, 1);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 1);
+	/* no echo: the newest unit sent once gives the RTT (Karn) */
+	EXPECT_EQ(w.rtt.srtt, 50 * US);
+	/* only 103 goes again */
+	EXPECT_TRUE(mroce_reqwin_resend(&w, 1000 + 50 * US, &psn, &wqe));
+	EXPECT_EQ(psn, 103);
+	EXPECT_EQ(wqe, 3);
+	EXPECT_EQ(sr_resend_all(&w, 1000 + 50 * US), 1);
+	EXPECT_EQ(w.st.sack_retransmits, 1);
+	EXPECT_FALSE(mroce_reqwin_resend(&w, 1000 + 50 * US, &psn, &wqe));
+	/* its ACK covers the whole window and ends the recovery */
+	EXPECT_EQ(sr_ack(&w, 109, 0, 40 * US, 1000 + 90 * US, &res), 0);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	EXPECT_EQ(res.acked, 7);
+	EXPECT_EQ(w.una, 110);
+	EXPECT_EQ(w.sb.sacked, 0);
+	EXPECT_FALSE(w.in_rec);
+	EXPECT_FALSE(w.rec_armed);
+	EXPECT_EQ(w.rtt.srtt, 48750);	/* 7/8 * 50 + 1/8 * 40 us */
+	EXPECT_EQ(w.retry_left, 2);
+}
+
+TEST(sr_reordering_tolerated)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 1000000, deadline;
+
+	sr_setup(&w, 0);
+	mroce_rtt_sample(&w.rtt, 100 * US);
+	/*
+	 * Unit 1 overtakes unit 0.  With one unit SACKED, below the
+	 * duplicate threshold, RACK waits a quarter of the minimum RTT.
+	 */
+	sr_send(&w, 4, t);
+	sr_ack(&w, MROCE_PSN_MASK, 0x2, 0, t + 100 * US, &res);	/* 1 */
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	EXPECT_EQ(w.reo_at, t + 125 * US);
+	EXPECT_FALSE(w.rack.reordered);
+	/* 0 comes 1 us later: the path reorders, by 1 us at least */
+	sr_ack(&w, 1, 0, 0, t + 101 * US, &res);
+	EXPECT_TRUE(w.rack.reordered);
+	EXPECT_EQ(w.rack.extent, 1 * US);
+	EXPECT_EQ(w.reo_at, 0);
+	/* 3 arrives, 2 does not: lost a window after 3's RTT */
+	sr_ack(&w, 1, 0x2, 0, t + 110 * US, &res);
+	EXPECT_EQ(w.reo_at, t + 135 * US);
+	mroce_reqwin_on_timer(&w, t + 135 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_LOSS);
+	EXPECT_EQ(res.psn, 2);
+	EXPECT_EQ(sr_resend_all(&w, t + 135 * US), 1);
+	/*
+	 * But 2 was only late: the receiver got the resend as a duplicate,
+	 * and its ACK echoes the resend's send time.
+	 */
+	{
+		struct mroce_sr_ack a = {
+			.psn = 3, .syndrome = ACK, .dup = true,
+			.rtt = 100 * US,
+		};
+		EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, t + 235 * US, &res),
+			  0);
+	}
+	EXPECT_EQ(w.st.spurious, 1);
+	EXPECT_EQ(w.rack.mult, 2);
+	EXPECT_EQ(w.una, 4);
+	/* the same resend reported again counts once */
+	{
+		struct mroce_sr_ack a = {
+			.psn = 3, .syndrome = ACK, .dup = true,
+			.rtt = 105 * US,
+		};
+		mroce_reqwin_on_sack(&w, &a, t + 240 * US, &res);
+	}
+	EXPECT_EQ(w.st.spurious, 1);
+	/* a copy the network made (echo: a first transmission) is none */
+	{
+		struct mroce_sr_ack a = {
+			.psn = 3, .syndrome = ACK, .dup = true,
+			.rtt = 250 * US,
+		};
+		mroce_reqwin_on_sack(&w, &a, t + 250 * US, &res);
+	}
+	EXPECT_EQ(w.st.spurious, 1);
+	EXPECT_EQ(w.rack.mult, 2);
+
+	/* now a later unit overtakes an earlier one: not lost at once */
+	t += MS;
+	sr_send(&w, 2, t);			/* 4, 5 */
+	sr_send(&w, 1, t + 10 * US);		/* 6 */
+	sr_ack(&w, 3, 0x4, 80 * US, t + 90 * US, &res);	/* 6 arrived */
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 0);
+	/* RACK waits RTT (80 us) + window (2 * min_rtt / 4 = 40 us) */
+	deadline = w.reo_at;
+	EXPECT_EQ(deadline, t + 80 * US + 40 * US);
+	EXPECT_TRUE(mroce_reqwin_next_event(&w, &deadline));
+	EXPECT_EQ(deadline, t + 120 * US);
+	/* 4 and 5 arrive inside the window: nothing was resent */
+	sr_ack(&w, 6, 0, 0, t + 110 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	EXPECT_EQ(w.st.rack_losses, 1);
+	EXPECT_EQ(w.reo_at, 0);
+
+	/* the same, but they never come: the deadline loses both */
+	t += MS;
+	sr_send(&w, 2, t);			/* 7, 8 */
+	sr_send(&w, 1, t + 10 * US);		/* 9 */
+	sr_ack(&w, 6, 0x4, 80 * US, t + 90 * US, &res);
+	mroce_reqwin_on_timer(&w, t + 100 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_NOT_DUE);
+	EXPECT_EQ(res.at, t + 120 * US);
+	mroce_reqwin_on_timer(&w, t + 120 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_LOSS);
+	EXPECT_EQ(res.psn, 7);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 2);
+	EXPECT_EQ(w.st.rack_losses, 3);
+}
+
+TEST(sr_tail_probe_then_rto)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 5000, at;
+	u32 psn, wqe;
+
+	sr_setup(&w, 0xfffffe);		/* across the PSN wrap */
+	mroce_rtt_sample(&w.rtt, 100 * US);
+	sr_send(&w, 4, t);		/* 0xfffffe .. 0x1 */
+	EXPECT_TRUE(mroce_reqwin_next_event(&w, &at));
+	EXPECT_EQ(at, t + 200 * US);	/* PTO: 2 SRTT */
+	mroce_reqwin_on_timer(&w, t + 199 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_NOT_DUE);
+	mroce_reqwin_on_timer(&w, t + 200 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_LOSS);
+	EXPECT_EQ(res.psn, 1);		/* the last unit is the probe */
+	EXPECT_EQ(w.st.tlp_probes, 1);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, t + 200 * US, &psn, &wqe));
+	EXPECT_EQ(psn, 1);
+	EXPECT_EQ(sr_resend_all(&w, t + 200 * US), 1);
+	/* then the RTO: 100 + 4 * 50 us after the probe */
+	EXPECT_TRUE(mroce_reqwin_next_event(&w, &at));
+	EXPECT_EQ(at, t + 500 * US);
+	mroce_reqwin_on_timer(&w, t + 500 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
+	EXPECT_EQ(res.psn, 0xfffffe);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 4);
+	EXPECT_EQ(w.st.rto_fires, 1);
+	EXPECT_EQ(w.rtt.backoff, 1);
+	EXPECT_EQ(w.retry_left, 2);	/* no retry spent */
+	EXPECT_EQ(sr_resend_all(&w, t + 500 * US), 4);
+	/* the SACK of the probe's PSN and a cumulative ACK end it */
+	sr_ack(&w, 0xffffff, 0x2, 60 * US, t + 560 * US, &res);
+	EXPECT_EQ(w.una, 0);
+	EXPECT_EQ(w.rtt.backoff, 0);
+	EXPECT_EQ(w.sb.sacked, 1);
+	sr_ack(&w, 1, 0, 0, t + 570 * US, &res);
+	EXPECT_EQ(res.acked, 2);
+	EXPECT_EQ(w.una, 2);
+	EXPECT_FALSE(mroce_reqwin_next_event(&w, &at));
+}
+
+/* A peer that is gone: the fast timers resend, the IBTA budget decides. */
+TEST(sr_peer_gone_retry_budget)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 0, at, end = 0;
+	int loops = 0, exceeded = 0;
+
+	sr_setup(&w, 7);
+	sr_send(&w, 3, t);
+	while (loops++ < 10000 && mroce_reqwin_next_event(&w, &at)) {
+		t = at;
+		mroce_reqwin_on_timer(&w, t, &res);
+		if (res.verdict == MROCE_REQWIN_RETRY_EXCEEDED) {
+			exceeded = 1;
+			end = t;
+			break;
+		}
+		sr_resend_all(&w, t);
+	}
+	EXPECT_TRUE(exceeded);
+	/* retry_cnt 2: three Local ACK Timeouts, none earlier */
+	EXPECT_EQ(end, 3 * IBTA_TO);
+	EXPECT_TRUE(w.st.rto_fires >= 5);
+	EXPECT_EQ(w.st.tlp_probes, 1);
+	EXPECT_EQ(w.rtt.backoff, MROCE_RTT_MAX_BACKOFF);
+}
+
+TEST(sr_ack_checks)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 map[5] = { 0 };
+	struct mroce_sr_ack a = { .psn = 10, .syndrome = ACK, .words = 5,
+				  .map = map };
+
+	sr_setup(&w, 10);
+	sr_send(&w, 3, 100);
+	EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, 200, &res), -EINVAL);
+	a.words = 1;
+	a.map = NULL;
+	EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, 200, &res), -EINVAL);
+	a.words = 0;
+	a.syndrome = 0x20 << 0;		/* reserved kind */
+	a.syndrome = 0x40;		/* 010xxxxx: reserved */
+	EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, 200, &res), -EPROTO);
+	/* stale: the cumulative point behind una - 1, or past max */
+	a.syndrome = ACK;
+	a.psn = 5;
+	EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, 200, &res), 0);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_STALE);
+	a.psn = 13;
+	EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, 200, &res), 0);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_STALE);
+	/* una - 1 with nothing new: stale too */
+	a.psn = 9;
+	EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, 200, &res), 0);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_STALE);
+	/* bits past max are ignored */
+	map[0] = ~0ULL;
+	a.words = 1;
+	a.map = map;
+	EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, 200, &res), 0);
+	EXPECT_EQ(w.sb.sacked, 2);	/* 11 and 12; bit 0, 10, is missing */
+	EXPECT_EQ(w.una, 10);
+	/* an RNR NAK keeps its IBTA meaning */
+	a.words = 0;
+	a.psn = 10;
+	a.syndrome = mroce_aeth_rnr_syndrome(1);
+	EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, 300, &res), 0);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RNR_WAIT);
+	EXPECT_FALSE(strcmp(mroce_reqwin_verdict_name(MROCE_REQWIN_LOSS),
+			    "loss"));
+}
+
+/* A window that is not selective treats on_sack() as on_aeth(). */
+TEST(sr_off_is_go_back_n)
+{
+	struct mroce_reqwin_cfg cfg = { .psn = 0, .wnd = 16, .retry_cnt = 1,
+					.timeout = 14 };
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 map = 0xff;
+	struct mroce_sr_ack a = { .psn = 1, .syndrome = ACK, .words = 1,
+				  .rtt = 5, .map = &map };
+
+	mroce_reqwin_init(&w, &cfg);
+	sr_send(&w, 8, 0);
+	EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, 10, &res), 0);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	EXPECT_EQ(w.una, 2);
+	EXPECT_EQ(w.sb.sacked, 0);
+	EXPECT_EQ(w.rtt.samples, 0);
+}
