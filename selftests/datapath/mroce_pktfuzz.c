@@ -71,12 +71,14 @@
 #define MAX_LIVE	16
 #define GSI_QKEY	0x80010000u
 #define VICTIM_QKEY	0x11111111u
+#define MR_ACK		0xc7
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* BTH opcodes, IBTA 9.2 Table 38; header flags per opcode below. */
 enum {
 	H_RETH = 1, H_AETH = 2, H_ATMETH = 4, H_ATMACK = 8, H_IMM = 16,
-	H_IETH = 32, H_DETH = 64, H_PAY = 128, H_RESP = 256,
+	H_IETH = 32, H_DETH = 64, H_PAY = 128, H_RESP = 256, H_MXH = 512,
+	H_SACK = 1024,
 };
 
 struct opc {
@@ -96,16 +98,22 @@ static const struct opc rc_ops[] = {
 	{ 0x11, H_AETH | H_RESP }, { 0x12, H_AETH | H_ATMACK | H_RESP },
 	{ 0x13, H_ATMETH }, { 0x14, H_ATMETH },
 	{ 0x16, H_PAY | H_IETH }, { 0x17, H_PAY | H_IETH },
+	/* MR_ACK (wire.rst), which RC QPs in MetaRoCE mode take. */
+	{ MR_ACK, H_MXH | H_AETH | H_SACK | H_RESP },
 };
 
 static const struct opc ud_ops[] = {
 	{ 0x64, H_PAY | H_DETH }, { 0x65, H_PAY | H_DETH | H_IMM },
 };
 
-/* Opcodes no QP accepts (reserved, CNP aside, manufacturer specific). */
+/*
+ * Opcodes no QP accepts: reserved, CNP aside; the MetaRoCE data kinds
+ * (0xC0-0xC6: defined, not accepted yet, wire.rst), later versions' and
+ * other manufacturers'.
+ */
 static const uint8_t bad_ops[] = {
 	0x15, 0x18, 0x1f, 0x2c, 0x3f, 0x40, 0x5f, 0x60, 0x66, 0x7f, 0x80,
-	0x82, 0xa0, 0xbf, 0xc0, 0xc7, 0xc8, 0xe5, 0xff,
+	0x82, 0xa0, 0xbf, 0xc0, 0xc3, 0xc6, 0xc8, 0xdf, 0xe5, 0xff,
 };
 
 enum tkind { T_VICTIM, T_LIVE, T_NOQP, T_GSI };
@@ -449,9 +457,27 @@ static size_t build_transport(uint8_t *p, const struct opc *o, uint32_t dqpn,
 		put64(p + n + 20, rnd64());
 		n += 28;
 	}
+	if (o->h & H_MXH) {		/* version 1, flags E and D, path */
+		p[n] = pct(95) ? 0x10 : rnd(256);
+		p[n + 1] = pct(95) ? rnd(4) << 4 : rnd(256);
+		put16(p + n + 2, rnd(8));
+		put32(p + n + 4, rnd64());
+		put32(p + n + 8, rnd64());
+		n += 12;
+	}
 	if (o->h & H_AETH) {
 		put32(p + n, pick_aeth());
 		n += 4;
+	}
+	if (o->h & H_SACK) {		/* 0-4 bitmap words; bit 0 is 0 */
+		uint32_t w = pct(95) ? rnd(5) : rnd(256), i;
+
+		put32(p + n, w << 24);
+		n += 4;
+		for (i = 0; i < w && i < 8; i++, n += 8)
+			put64(p + n, rnd64());
+		if (i)
+			p[n - 8 * i + 7] &= ~1;
 	}
 	if (o->h & H_ATMACK) {
 		put64(p + n, rnd64());
@@ -547,12 +573,17 @@ static void mutate(struct pkt *k)
 	}
 }
 
-/* The transport a victim @v or QP1 takes (RC for anything else). */
-static uint8_t qp_transport(const struct victim *v, uint32_t qpn)
+/*
+ * May a QP (victim @v, QP1 or another RC QP) take opcode @op?  Its
+ * transport's opcodes; an RC QP also MR_ACK, in MetaRoCE mode.
+ */
+static bool op_fits(const struct victim *v, uint32_t qpn, uint8_t op)
 {
 	if (qpn == 1 || (v && v->type == IBV_QPT_UD))
-		return 0x60;
-	return v && v->type == IBV_QPT_UC ? 0x20 : 0x00;
+		return (op & 0xe0) == 0x60;
+	if (v && v->type == IBV_QPT_UC)
+		return (op & 0xe0) == 0x20;
+	return (op & 0xe0) == 0x00 || op == MR_ACK;
 }
 
 /* The victim with QPN @qpn, or NULL. */
@@ -697,7 +728,7 @@ static bool classify(struct pkt *k)
 	    memchr(bad_ops, t[0], sizeof(bad_ops)))
 		k->must_drop = true;
 	/* The live QPs are RC or UC: which, the fuzzer does not know. */
-	if (!is_live(qpn) && (t[0] & 0xe0) != qp_transport(v, qpn))
+	if (!is_live(qpn) && !op_fits(v, qpn, t[0]))
 		k->must_drop = true;
 	if (k->spoofed && qpn != 1 && (!v || v->type != IBV_QPT_UD))
 		k->must_drop = true;
