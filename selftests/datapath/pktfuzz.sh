@@ -54,8 +54,8 @@ udp() {
 }
 # Packets the receive backlogs dropped (second column, all CPUs).
 softnet_drops() {
-	local n=0 a b
-	while read -r a b _; do
+	local n=0 b
+	while read -r _ b _; do
 		n=$((n + 0x$b))
 	done </proc/net/softnet_stat
 	echo $n
@@ -69,15 +69,34 @@ drops() {
 	done
 	echo $n
 }
-snapshot() { # PREFIX
-	eval "$1_rx=$(cnt rx_packets) $1_noqp=$(cnt rx_drop_no_qp)"
-	eval "$1_drops=$(drops) $1_udp=$(udp InDatagrams)"
-	eval "$1_csum=$(udp InCsumErrors) $1_backlog=$(softnet_drops)"
+# snapshot: the figures the accounting compares, as "key=value ...".
+snapshot() {
+	echo "rx=$(cnt rx_packets) noqp=$(cnt rx_drop_no_qp) drops=$(drops)" \
+		"udp=$(udp InDatagrams) csum=$(udp InCsumErrors)" \
+		"backlog=$(softnet_drops)"
+}
+# field "key=value ..." KEY: the value of KEY (empty if none).
+field() {
+	local kv
+	for kv in $1; do
+		[ "${kv%%=*}" = "$2" ] && echo "${kv#*=}"
+	done
+	return 0
+}
+# delta KEY: how much KEY grew between the two snapshots.
+delta() {
+	echo $(($(field "$after" "$1") - $(field "$before" "$1")))
+}
+gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+objects_are() {
+	[ "$(objects "$1")" = "$2" ]
 }
 
 base1=$(objects "$DEV1")
 base2=$(objects "$DEV2")
-snapshot b
+before=$(snapshot)
 
 # The real traffic: RC and UC, until SIGUSR1.  The real packets wait in
 # the receive backlog behind the fuzzer's (up to 1000 packets: a second on
@@ -86,8 +105,10 @@ snapshot b
 pids=()
 for kind in rc uc; do
 	seed=$RANDOM
+	uc=()
+	[ $kind = uc ] && uc=(-u)
 	"$DPC" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -n 100000000 -s $seed -T 18 \
-		$([ $kind = uc ] && echo -u) >"$DP_LOGS/pktfuzz-$kind.log" 2>&1 &
+		"${uc[@]}" >"$DP_LOGS/pktfuzz-$kind.log" 2>&1 &
 	pids+=($!)
 	echo "# mroce_dpcheck $kind: seed $seed"
 done
@@ -118,46 +139,45 @@ echo "# fuzzing took $(($(date +%s) - t0)) s"
 
 # The account line: sent= stack= dev= must_drop= no_qp= csum_bad= ...
 acct=$(grep "^# account " "$DP_LOGS/pktfuzz.log" | cut -d' ' -f3-)
-for kv in $acct; do
-	eval "F_${kv%%=*}=${kv#*=}"
-done
 
 kill -USR1 "${pids[@]}" 2>/dev/null
 i=0
 for kind in rc uc; do
 	pid=${pids[i]}
 	i=$((i + 1))
-	busywait 120000 eval "! kill -0 $pid 2>/dev/null" || kill -KILL "$pid"
+	busywait 120000 gone "$pid" || kill -KILL "$pid"
 	wait "$pid"
 	rc=$?
 	t_check "real $kind traffic during the fuzzing: every request completed, data verified ($(tail -n 1 "$DP_LOGS/pktfuzz-$kind.log"))" \
 		test "$rc" = 0
 	[ "$rc" = 0 ] || grep FAIL "$DP_LOGS/pktfuzz-$kind.log" | head -3 | sed 's/^/#   /'
 done
-t_check "$DEV1 objects back to baseline" busywait 10000 eval '[ "$(objects "$DEV1")" = "$base1" ]'
-t_check "$DEV2 objects back to baseline" busywait 10000 eval '[ "$(objects "$DEV2")" = "$base2" ]'
+t_check "$DEV1 objects back to baseline" busywait 10000 objects_are "$DEV1" "$base1"
+t_check "$DEV2 objects back to baseline" busywait 10000 objects_are "$DEV2" "$base2"
 sleep 1
-snapshot a
+after=$(snapshot)
 
-if [ -z "${F_sent:-}" ]; then
+sent=$(field "$acct" sent) for_dev=$(field "$acct" dev)
+must=$(field "$acct" must_drop) no_qp=$(field "$acct" no_qp)
+csum_bad=$(field "$acct" csum_bad)
+if [ -z "$sent" ]; then
 	t_fail "no account line from mroce_pktfuzz"
 else
-	lost=$((a_backlog - b_backlog))
-	rx=$((a_rx - b_rx)) udpd=$((a_udp - b_udp)) csum=$((a_csum - b_csum))
-	drops=$((a_drops - b_drops)) noqp=$((a_noqp - b_noqp))
+	lost=$(delta backlog) rx=$(delta rx) udpd=$(delta udp)
+	csum=$(delta csum) drops=$(delta drops) noqp=$(delta noqp)
 	echo "# fuzzer: $acct"
 	echo "# $DEV1: rx_packets +$rx, drops +$drops (no_qp +$noqp); Udp InDatagrams +$udpd, InCsumErrors +$csum; backlog drops +$lost"
 	echo "# $DEV1: $(dp_counters "$DEV1")"
 	t_check "every datagram UDP delivered was counted by $DEV1 (InDatagrams +$udpd, rx_packets +$rx)" \
 		test "$udpd" = "$rx"
-	t_check "UDP dropped the $F_csum_bad packets with a wrong checksum (InCsumErrors +$csum, backlog drops $lost)" \
-		test "$csum" -le "$F_csum_bad" -a $((csum + lost)) -ge "$F_csum_bad"
-	t_check "rx_packets grew by the $F_dev packets sent to the device at least (+$rx)" \
-		test $((rx + lost)) -ge "$F_dev"
-	t_check "the $F_must_drop packets the device had to drop are counted (drop counters +$drops)" \
-		test $((drops + lost)) -ge "$F_must_drop"
-	t_check "the $F_no_qp packets to QPNs that do not exist are in rx_drop_no_qp (+$noqp)" \
-		test $((noqp + lost)) -ge "$F_no_qp"
+	t_check "UDP dropped the $csum_bad packets with a wrong checksum (InCsumErrors +$csum, backlog drops $lost)" \
+		test "$csum" -le "$csum_bad" -a $((csum + lost)) -ge "$csum_bad"
+	t_check "rx_packets grew by the $for_dev packets sent to the device at least (+$rx)" \
+		test $((rx + lost)) -ge "$for_dev"
+	t_check "the $must packets the device had to drop are counted (drop counters +$drops)" \
+		test $((drops + lost)) -ge "$must"
+	t_check "the $no_qp packets to QPNs that do not exist are in rx_drop_no_qp (+$noqp)" \
+		test $((noqp + lost)) -ge "$no_qp"
 fi
 rdma link del "$DEV1" && rdma link del "$DEV2"
 t_check "metaroce unloads" rmmod metaroce
