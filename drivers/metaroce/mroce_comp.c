@@ -333,6 +333,8 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 		}
 		break;
 	case MROCE_REQWIN_RETRY:
+		/* a NAK PSN sequence error */
+		mroce_count(dp->mdev, MROCE_CNT_PACKET_SEQ_ERR);
 		mroce_req_lost(dp, res.psn);
 		break;
 	case MROCE_REQWIN_RNR_WAIT:
@@ -349,6 +351,7 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 		mroce_comp_fail(dp, IB_WC_RETRY_EXC_ERR);
 		return;
 	case MROCE_REQWIN_RNR_EXCEEDED:
+		mroce_count(dp->mdev, MROCE_CNT_RNR_RETRY_ERR);
 		mroce_comp_fail(dp, IB_WC_RNR_RETRY_EXC_ERR);
 		return;
 	default:
@@ -371,6 +374,11 @@ void mroce_comp_timer(struct mroce_dpqp *dp)
 	lockdep_assert_held(&dp->run_lock);
 	mroce_reqwin_on_timer(&dp->win, mroce_dp_now(dp), &res);
 	mroce_comp_sr_count(dp, &was);
+	/* the Local ACK Timeout, not a selective window's RTO */
+	if ((res.verdict == MROCE_REQWIN_RETRY &&
+	     dp->win.st.rto_fires == was.rto_fires) ||
+	    res.verdict == MROCE_REQWIN_RETRY_EXCEEDED)
+		mroce_count(dp->mdev, MROCE_CNT_LOCAL_ACK_TIMEOUT);
 	if (res.verdict == MROCE_REQWIN_RETRY) {
 		dp->rd_gap = false;
 		mroce_req_lost(dp, res.psn);

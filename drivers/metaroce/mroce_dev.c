@@ -53,6 +53,9 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_TLP_PROBES] = { .name = "tlp_probes" },
 	[MROCE_CNT_RTO_FIRES] = { .name = "rto_fires" },
 	[MROCE_CNT_SPURIOUS] = { .name = "spurious_retransmits" },
+	[MROCE_CNT_PACKET_SEQ_ERR] = { .name = "packet_seq_err" },
+	[MROCE_CNT_LOCAL_ACK_TIMEOUT] = { .name = "local_ack_timeout_err" },
+	[MROCE_CNT_RNR_RETRY_ERR] = { .name = "rnr_nak_retry_err" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)

@@ -87,6 +87,7 @@ under_traffic() {
 	log=$DP_LOGS/dpcheck-$seed.log
 	rx=$(mroce_counter "$DEV2" rx_packets)
 	retr=$(retransmits)
+	lat=$(both local_ack_timeout_err)
 	t0=$(date +%s)
 	"$DPC" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -n 100000000 \
 		-s "$seed" -T "$t" >"$log" 2>&1 &
@@ -117,7 +118,14 @@ under_traffic() {
 		t_check "$desc: the run fails with the retry counter exceeded, in bounded time" \
 			grep -q "transport retry counter exceeded" "$log"
 		grep FAIL "$log" | head -2 | sed 's/^/#   /'
+		t_check "$desc: Local ACK Timeouts counted (local_ack_timeout_err +$(($(both local_ack_timeout_err) - lat)))" \
+			[ "$(both local_ack_timeout_err)" -gt "$lat" ]
 	fi
+}
+
+# both COUNTER: summed over the two devices.
+both() {
+	echo $(($(mroce_counter "$DEV1" "$1") + $(mroce_counter "$DEV2" "$1")))
 }
 
 # gone PID: the process has ended.
@@ -234,12 +242,15 @@ t_rnr() {
 		[ "$n" -ge 2 -a "$w" -ge 2 ]
 
 	naks=$(mroce_counter "$DEV2" tx_rnr_naks)
+	rre=$(mroce_counter "$DEV1" rnr_nak_retry_err)
 	out=$(flt -n 8 -r 3 -t 1 -d -1 rnr 2>&1)
 	rc=$?
 	tap_relay "rnr_retry 3, no receive: " <<<"$out"
 	t_check "rnr_retry 3: mroce_faults ended by itself, all passed" [ "$rc" = 0 ]
 	n=$(($(mroce_counter "$DEV2" tx_rnr_naks) - naks))
 	t_check "rnr_retry 3: 4 RNR NAKs (the first try and 3 retries), got $n" [ "$n" = 4 ]
+	n=$(($(mroce_counter "$DEV1" rnr_nak_retry_err) - rre))
+	t_check "rnr_retry 3: rnr_nak_retry_err counted once, got $n" [ "$n" = 1 ]
 }
 
 t_cqover() {

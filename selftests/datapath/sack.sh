@@ -49,7 +49,7 @@ policy() {
 }
 defer "policy auto"
 
-COUNTERS="sack_retransmits out_of_sequence tx_naks rack_losses tlp_probes rto_fires spurious_retransmits rx_duplicates retransmits"
+COUNTERS="sack_retransmits out_of_sequence tx_naks rack_losses tlp_probes rto_fires spurious_retransmits rx_duplicates retransmits packet_seq_err"
 # snap: the counters above, summed, as "name=value ...".
 snap() {
 	local c
@@ -148,5 +148,7 @@ policy roce || t_fail "policy roce"
 run "roce mode, loss 3%" write roce loss 3%
 t_check "roce mode, loss 3%: go-back-N (NAKs $(grew tx_naks), no selective resend)" \
 	some_none "$(grew tx_naks)" "$(grew sack_retransmits)"
+t_check "roce mode, loss 3%: NAKs received counted (packet_seq_err +$(grew packet_seq_err))" \
+	[ "$(grew packet_seq_err)" -gt 0 ]
 echo "# $DEV1: $(dp_counters "$DEV1")"
 t_done
