@@ -48,11 +48,12 @@ defer "echo $zc_orig >$ZC"
 
 cnt() { mroce_counter "$@"; }
 # snap DEV: "tx_udp_csum_packets tx_udp_csum_sw rx_udp_csum_packets
-# rx_drop_icrc retransmits" of DEV.
+# rx_drop_icrc resends" of DEV, resends being retransmits (go-back-N,
+# timeouts) plus sack_retransmits (selective repeat, metaroce mode).
 snap() {
 	echo "$(cnt "$1" tx_udp_csum_packets) $(cnt "$1" tx_udp_csum_sw)" \
 		"$(cnt "$1" rx_udp_csum_packets) $(cnt "$1" rx_drop_icrc)" \
-		"$(cnt "$1" retransmits)"
+		"$(($(cnt "$1" retransmits) + $(cnt "$1" sack_retransmits)))"
 }
 # delta BEFORE AFTER IDX: counter IDX (1-5) of AFTER minus BEFORE.
 delta() {
@@ -162,7 +163,7 @@ cap_start both
 pp "both offer: ibv_rc_pingpong -s 4096, server on side 2" 2 100 4096
 cap_stop
 a1=$(snap "$DEV1") a2=$(snap "$DEV2")
-echo "# $DEV1: $b1 -> $a1; $DEV2: $b2 -> $a2 (tx_csum tx_sw rx_csum drop_icrc retx)"
+echo "# $DEV1: $b1 -> $a1; $DEV2: $b2 -> $a2 (tx_csum tx_sw rx_csum drop_icrc resends)"
 t_check "both offer: both sent and accepted packets on the UDP checksum" \
 	eval '[ $(delta "$b1" "$a1" 1) -gt 0 ] && [ $(delta "$b2" "$a2" 1) -gt 0 ] &&
 	      [ $(delta "$b1" "$a1" 3) -gt 0 ] && [ $(delta "$b2" "$a2" 3) -gt 0 ]'
@@ -225,7 +226,7 @@ ns_exec "$NS1" tc qdisc add dev "$V1" root netem corrupt 2% ||
 	ksft_skip_all "no netem"
 defer "ns_exec $NS1 tc qdisc del dev $V1 root 2>/dev/null"
 # corrupt_run DESC: the pingpong; sets DCS (InCsumErrors in side 2's
-# namespace), DICRC (DEV2's rx_drop_icrc) and DRETX (DEV1's retransmits).
+# namespace), DICRC (DEV2's rx_drop_icrc) and DRETX (DEV1's resends).
 corrupt_run() {
 	local e0 e1 b1 a1 b2 a2
 	e0=$(udp_csum_errors "$NS2") b1=$(snap "$DEV1") b2=$(snap "$DEV2")
@@ -234,7 +235,7 @@ corrupt_run() {
 	DCS=$(( e1 - e0 ))
 	DICRC=$(delta "$b2" "$a2" 4)
 	DRETX=$(delta "$b1" "$a1" 5)
-	echo "# $1: UDP InCsumErrors +$DCS, $DEV2 rx_drop_icrc +$DICRC, $DEV1 retransmits +$DRETX, $DEV1 tx_udp_csum +$(delta "$b1" "$a1" 1)"
+	echo "# $1: UDP InCsumErrors +$DCS, $DEV2 rx_drop_icrc +$DICRC, $DEV1 resends +$DRETX, $DEV1 tx_udp_csum +$(delta "$b1" "$a1" 1)"
 }
 corrupt_run "corrupt 2%, both offer"
 t_check "both offer: corrupted packets dropped on the UDP checksum, none reached the ICRC check" \
