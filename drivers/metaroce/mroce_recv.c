@@ -83,11 +83,10 @@ static int mroce_recv_view(struct sk_buff *skb, struct mroce_rxpkt *pkt,
  * where a RoCEv2 ACK's would, its SACK header and flags beside it.
  */
 static int mroce_recv_parse_x(struct mroce_dpqp *dp, struct sk_buff *skb,
-			      struct mroce_rxpkt *pkt)
+			      struct mroce_rxpkt *pkt, struct mroce_rx_view *v)
 {
 	u32 bth_off = sizeof(struct udphdr);
 	struct mroce_xlayout xlo;
-	struct mroce_rx_view v;
 	struct mroce_xhdr x;
 	int err;
 
@@ -97,10 +96,10 @@ static int mroce_recv_parse_x(struct mroce_dpqp *dp, struct sk_buff *skb,
 	/* An MR_ACK is at most 76 bytes: all of it linear. */
 	if (skb_linearize(skb))
 		return -ENOMEM;
-	err = mroce_recv_view(skb, pkt, &v);
+	err = mroce_recv_view(skb, pkt, v);
 	if (err)
 		return err;
-	err = mroce_xhdr_decode(skb->data + bth_off, v.len, &x, &xlo);
+	err = mroce_xhdr_decode(skb->data + bth_off, v->len, &x, &xlo);
 	if (err)
 		return err;
 	if (xlo.pay_len)
@@ -134,10 +133,7 @@ static int mroce_recv_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
 		return -EMSGSIZE;
 	pkt->x = false;
 	if (mroce_xop_is_ext(skb->data[bth_off])) {
-		err = mroce_recv_parse_x(dp, skb, pkt);
-		if (err)
-			return err;
-		err = mroce_recv_view(skb, pkt, &v);
+		err = mroce_recv_parse_x(dp, skb, pkt, &v);
 		goto verify;
 	}
 	/* mroce_task_rx() pulled the BTH; now every header of the opcode. */
