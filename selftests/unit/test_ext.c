@@ -418,3 +418,52 @@ TEST(ext_capability_mark)
 	bth.resv7 = MROCE_XVER;
 	EXPECT_EQ(mroce_bth_mark_ver(&bth), 0);
 }
+
+/* Every RC request has one kind and position, and they map back to it. */
+TEST(ext_kind_of_requests)
+{
+	unsigned int op, n = 0;
+	u8 pos, xop;
+
+	for (op = 0; op < 0x20; op++) {
+		const struct mroce_opcode_info *info = mroce_opcode_info(op);
+		u32 want = MROCE_OPF_SEND | MROCE_OPF_WRITE | MROCE_OPF_READ;
+
+		pos = 0xff;
+		xop = mroce_ext_kind(op, &pos);
+		if (!info || !(info->flags & MROCE_OPF_REQ) ||
+		    !(info->flags & want)) {
+			EXPECT_EQ(xop, 0);
+			continue;
+		}
+		n++;
+		EXPECT_TRUE(mroce_xop_is_ext(xop));
+		EXPECT_EQ(mroce_ext_roce_op(xop, pos), (int)op);
+		/* the kind has the opcode's semantics ... */
+		EXPECT_EQ(mroce_xop_info(xop)->flags & (want | MROCE_OPF_IMM |
+							MROCE_OPF_INV),
+			  info->flags & (want | MROCE_OPF_IMM | MROCE_OPF_INV));
+		/* ... and its position */
+		EXPECT_EQ(!!(pos & MROCE_MXH_F_FIRST),
+			  !!(info->flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY)) &&
+			  !(info->flags & MROCE_OPF_READ));
+		EXPECT_EQ(!!(pos & MROCE_MXH_F_LAST),
+			  !!(info->flags & (MROCE_OPF_LAST | MROCE_OPF_ONLY)) &&
+			  !(info->flags & MROCE_OPF_READ));
+	}
+	EXPECT_EQ(n, 15u);
+	/* Atomics and responses keep RoCEv2; other positions do not exist. */
+	EXPECT_EQ(mroce_ext_kind(MROCE_OP_RC_FETCH_ADD, &pos), 0);
+	EXPECT_EQ(mroce_ext_kind(MROCE_OP_RC_ACKNOWLEDGE, &pos), 0);
+	EXPECT_EQ(mroce_ext_roce_op(MROCE_XOP_READ_RESP, MROCE_MXH_F_FIRST),
+		  -EOPNOTSUPP);
+	EXPECT_EQ(mroce_ext_roce_op(MROCE_XOP_ACK, 0), -EOPNOTSUPP);
+	EXPECT_EQ(mroce_ext_roce_op(MROCE_XOP_SEND_IMM, MROCE_MXH_F_FIRST),
+		  -EOPNOTSUPP);
+	EXPECT_EQ(mroce_ext_roce_op(MROCE_XOP_READ_REQ, MROCE_MXH_F_LAST),
+		  -EOPNOTSUPP);
+	/* Flags other than the position do not change the opcode. */
+	EXPECT_EQ(mroce_ext_roce_op(MROCE_XOP_WRITE, MROCE_MXH_F_LAST |
+				    MROCE_MXH_F_ECE),
+		  MROCE_OP_RC_RDMA_WRITE_LAST);
+}

@@ -402,6 +402,81 @@ bool mroce_ext_sack_test(const struct mroce_sackh *x, unsigned int i)
 	return x->map[i / 64] & (1ULL << (i % 64));
 }
 
+/*
+ * The RC requests a MetaRoCE-mode requester sends as MetaRoCE kinds
+ * (wire.rst, "Packet kinds"): the RoCEv2 opcode, its kind, and the MXH
+ * position flags that stand for the opcode's first/middle/last/only.
+ * Atomics keep their RoCEv2 opcodes.
+ */
+#define F	MROCE_MXH_F_FIRST
+#define L	MROCE_MXH_F_LAST
+static const struct {
+	u8 op;
+	u8 xop;
+	u8 pos;
+} mroce_xmap[] = {
+	{ MROCE_OP_RC_SEND_FIRST, MROCE_XOP_SEND, F },
+	{ MROCE_OP_RC_SEND_MIDDLE, MROCE_XOP_SEND, 0 },
+	{ MROCE_OP_RC_SEND_LAST, MROCE_XOP_SEND, L },
+	{ MROCE_OP_RC_SEND_ONLY, MROCE_XOP_SEND, F | L },
+	{ MROCE_OP_RC_SEND_LAST_WITH_IMMEDIATE, MROCE_XOP_SEND_IMM, L },
+	{ MROCE_OP_RC_SEND_ONLY_WITH_IMMEDIATE, MROCE_XOP_SEND_IMM, F | L },
+	{ MROCE_OP_RC_SEND_LAST_WITH_INVALIDATE, MROCE_XOP_SEND_INV, L },
+	{ MROCE_OP_RC_SEND_ONLY_WITH_INVALIDATE, MROCE_XOP_SEND_INV, F | L },
+	{ MROCE_OP_RC_RDMA_WRITE_FIRST, MROCE_XOP_WRITE, F },
+	{ MROCE_OP_RC_RDMA_WRITE_MIDDLE, MROCE_XOP_WRITE, 0 },
+	{ MROCE_OP_RC_RDMA_WRITE_LAST, MROCE_XOP_WRITE, L },
+	{ MROCE_OP_RC_RDMA_WRITE_ONLY, MROCE_XOP_WRITE, F | L },
+	{ MROCE_OP_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, MROCE_XOP_WRITE_IMM, L },
+	{ MROCE_OP_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, MROCE_XOP_WRITE_IMM,
+	  F | L },
+	{ MROCE_OP_RC_RDMA_READ_REQUEST, MROCE_XOP_READ_REQ, 0 },
+};
+#undef F
+#undef L
+
+/**
+ * mroce_ext_kind() - the MetaRoCE kind of an RC request
+ * @op: RoCEv2 opcode
+ * @pos: set to the MXH position flags (MROCE_MXH_F_FIRST, _LAST) of @op
+ *
+ * Return: the kind (enum mroce_xop), or 0 for an opcode that keeps its
+ * RoCEv2 form in MetaRoCE mode (atomics, responses, UC, UD).
+ */
+u8 mroce_ext_kind(u8 op, u8 *pos)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mroce_xmap); i++)
+		if (mroce_xmap[i].op == op) {
+			*pos = mroce_xmap[i].pos;
+			return mroce_xmap[i].xop;
+		}
+	return 0;
+}
+
+/**
+ * mroce_ext_roce_op() - the RoCEv2 opcode a MetaRoCE request stands for
+ * @xop: its kind
+ * @flags: its MXH flags (only the position flags are looked at)
+ *
+ * The inverse of mroce_ext_kind(): how a receiver that executes requests
+ * in RoCEv2 terms sees a MetaRoCE one.
+ *
+ * Return: the opcode, or -EOPNOTSUPP (a response kind, or a position the
+ * kind cannot have).
+ */
+int mroce_ext_roce_op(u8 xop, u8 flags)
+{
+	u8 pos = flags & (MROCE_MXH_F_FIRST | MROCE_MXH_F_LAST);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mroce_xmap); i++)
+		if (mroce_xmap[i].xop == xop && mroce_xmap[i].pos == pos)
+			return mroce_xmap[i].op;
+	return -EOPNOTSUPP;
+}
+
 /* Mark @bth as sent by a MetaRoCE end that speaks up to version @ver. */
 void mroce_bth_set_mark(struct mroce_bth *bth, u8 ver)
 {

@@ -4,9 +4,10 @@
  * manufacturer-specific range 0xC0-0xC7 (IBTA 9.2 Table 35, transport
  * 110b), their headers, and a strict table-driven codec.
  *
- * The kernel module sends and accepts MR_ACK (mroce_hold.c, mroce_recv.c);
- * the data kinds are built and tested on the host only (selftests/unit,
- * selftests/fuzz, tools/wireshark) until MetaRoCE mode sends them.
+ * The kernel module sends its RC requests in MetaRoCE mode as the request
+ * kinds (mroce_xdata.c) and answers them with MR_ACK (mroce_hold.c);
+ * MR_READ_RESP is defined and tested on the host only (selftests/unit,
+ * selftests/fuzz, tools/wireshark).
  */
 #ifndef MROCE_EXT_H
 #define MROCE_EXT_H
@@ -143,6 +144,9 @@ int mroce_xhdr_len(const struct mroce_xhdr *h);
 void mroce_ext_sack_from_board(const struct mroce_sack *s,
 			       struct mroce_sackh *x);
 bool mroce_ext_sack_test(const struct mroce_sackh *x, unsigned int i);
+
+u8 mroce_ext_kind(u8 op, u8 *pos);
+int mroce_ext_roce_op(u8 xop, u8 flags);
 
 void mroce_bth_set_mark(struct mroce_bth *bth, u8 ver);
 u8 mroce_bth_mark_ver(const struct mroce_bth *bth);
