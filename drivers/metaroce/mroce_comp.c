@@ -273,6 +273,7 @@ static int mroce_comp_aeth(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
 		.syndrome = pkt->hdr.aeth.syndrome,
 		.words = pkt->sack.words,
 		.dup = pkt->xflags & MROCE_MXH_F_DUP,
+		.rtt = mroce_xdata_rtt(dp, pkt),
 		.map = pkt->sack.map,
 	};
 	struct mroce_sr_stats was = dp->win.st;

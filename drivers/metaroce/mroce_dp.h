@@ -67,6 +67,7 @@ struct mroce_swqe {
 	bool rd_atomic;		/* READ or atomic: waits for response data */
 	bool done;		/* response data of a READ/atomic arrived;
 				 * UC: every packet was sent */
+	u32 msn;		/* MetaRoCE message number (mroce_xdata.c) */
 	u8 wc_opcode;
 	u8 status;		/* enum ib_wc_status to report, when failed */
 	struct metaroce_send_wqe wqe;	/* then SGEs or inline data */
@@ -112,11 +113,14 @@ struct mroce_rxpkt;
  * @pkt: MROCE_HOLD_SLOTS slots, by PSN modulo their number (RC QPs only)
  * @n: requests held
  * @dup: a duplicate arrived since the last ACK
+ * @ts_echo: MXH timestamp the next MR_ACK echoes: the duplicate's, else
+ *	that of the newest MetaRoCE request (0: none, nothing to echo)
  */
 struct mroce_hold {
 	struct mroce_rxpkt **pkt;
 	u32 n;
 	bool dup;
+	u32 ts_echo;
 };
 
 /* What the peer of a connection showed (mroce_nego.c). */
@@ -204,6 +208,9 @@ enum mroce_task_flags {
  * @rd_atomic: READ / atomic WQEs started and not completed
  * @win: requester PSN window
  * @pkts_noack: request packets sent since the last AckReq
+ * @req_msn: receive-consuming messages started (MSGH message numbers)
+ * @peer_ts: newest MXH timestamp received from the peer, which the
+ *	requests echo (0: none)
  * @rwin: responder PSN window
  * @res: responder resources (max_dest_rd_atomic of them)
  * @msg: responder message in progress
@@ -247,6 +254,8 @@ struct mroce_dpqp {
 	u32 rd_atomic;
 	struct mroce_reqwin win;
 	u32 pkts_noack;
+	u32 req_msn;
+	u32 peer_ts;
 	u32 next_psn_ud;
 	bool req_failed;
 
@@ -277,9 +286,13 @@ struct mroce_rxpkt {
 	u8 *payload;
 	u32 pay_off;
 	bool ipv6;
-	bool x;			/* an MR_ACK: hdr has its BTH and AETH, */
-	u8 xflags;		/* its MXH flags (MROCE_MXH_F_*) and */
-	struct mroce_sackh sack;	/* its SACK header */
+	bool x;			/* a MetaRoCE packet: hdr is its RoCEv2
+				 * view (an MR_ACK's BTH and AETH, a
+				 * request's opcode from kind and flags), */
+	u8 xflags;		/* its MXH flags (MROCE_MXH_F_*), */
+	u32 ts;			/* its MXH timestamp and echo, */
+	u32 tse;
+	struct mroce_sackh sack;	/* an MR_ACK's SACK header */
 };
 
 /*
@@ -373,7 +386,20 @@ int mroce_tx_send(struct mroce_dev *mdev, const struct mroce_av *av,
 		  struct sk_buff *skb);
 int mroce_dp_xmit(struct mroce_dpqp *dp, struct mroce_hdr *h,
 		  struct sk_buff *skb);
+int mroce_dp_send(struct mroce_dpqp *dp, struct mroce_hdr *h,
+		  struct sk_buff *skb);
 int mroce_dp_xmit_x(struct mroce_dpqp *dp, struct mroce_xhdr *x);
+int mroce_dp_xmit_xskb(struct mroce_dpqp *dp, const struct mroce_xhdr *x,
+		       struct sk_buff *skb, u32 roce_hlen);
+
+/* mroce_xdata.c */
+bool mroce_xdata_on(const struct mroce_dpqp *dp, const struct mroce_hdr *h);
+int mroce_xdata_xmit(struct mroce_dpqp *dp, const struct mroce_swqe *s,
+		     const struct mroce_hdr *h, u32 off, struct sk_buff *skb);
+int mroce_xdata_view(struct mroce_rxpkt *pkt, const struct mroce_xhdr *x,
+		     const struct mroce_xlayout *xlo);
+void mroce_xdata_rx_ts(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
+u64 mroce_xdata_rtt(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
 
 /* mroce_crc.c */
 u32 mroce_skb_icrc(const struct sk_buff *skb, u32 off, u32 len, u32 crc);
@@ -437,7 +463,7 @@ void mroce_hold_reset(struct mroce_dpqp *dp);
 bool mroce_hold_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
 void mroce_hold_drain(struct mroce_dpqp *dp);
 bool mroce_hold_ready(const struct mroce_dpqp *dp);
-void mroce_hold_dup(struct mroce_dpqp *dp);
+void mroce_hold_dup(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
 int mroce_hold_ack(struct mroce_dpqp *dp);
 
 /* mroce_nego.c */

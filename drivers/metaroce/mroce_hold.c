@@ -13,9 +13,9 @@
  * held past it, so the requester resends only the holes (core mroce_sr.c).
  * A duplicate is answered at once with the D flag set.
  *
- * Held packets are placed when they run, not when they arrive: the
- * self-describing MetaRoCE data packets that would allow placement on
- * arrival are not sent yet.
+ * Held packets are placed when they run, not when they arrive, though
+ * the MetaRoCE request kinds they arrive as (mroce_xdata.c) would allow
+ * placing WRITE and SEND payloads on arrival.
  *
  * Caller holds dp->run_lock in everything here.
  */
@@ -50,6 +50,7 @@ void mroce_hold_reset(struct mroce_dpqp *dp)
 		dp->hold.n--;
 	}
 	dp->hold.dup = false;
+	dp->hold.ts_echo = 0;
 }
 
 void mroce_hold_fini(struct mroce_dpqp *dp)
@@ -65,9 +66,15 @@ static bool mroce_hold_on(const struct mroce_dpqp *dp)
 	return dp->hold.pkt && dp->nego.rx_on;
 }
 
-/* A duplicate arrived: the next ACK, at once, says so. */
-void mroce_hold_dup(struct mroce_dpqp *dp)
+/*
+ * A duplicate arrived: the next ACK, at once, says so, and echoes its
+ * timestamp (the requester tells a resend of its own from a copy the
+ * network made by it).
+ */
+void mroce_hold_dup(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt)
 {
+	if (!dp->hold.dup && pkt->x && pkt->ts)
+		dp->hold.ts_echo = pkt->ts;
 	dp->hold.dup = true;
 	dp->ack_pending = true;
 }
@@ -100,7 +107,7 @@ bool mroce_hold_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	slot = &dp->hold.pkt[psn % MROCE_HOLD_SLOTS];
 	if (*slot && (*slot)->hdr.bth.psn == psn) {
 		mroce_count(dp->mdev, MROCE_CNT_RX_DUPS);
-		mroce_hold_dup(dp);
+		mroce_hold_dup(dp, pkt);
 		return true;
 	}
 	h = kmalloc(sizeof(*h), GFP_ATOMIC);
@@ -224,6 +231,7 @@ int mroce_hold_ack(struct mroce_dpqp *dp)
 	x.mxh.ver = MROCE_XVER;
 	x.mxh.flags = dp->hold.dup ? MROCE_MXH_F_DUP : 0;
 	x.mxh.ts = (u32)mroce_dp_now(dp);
+	x.mxh.tse = dp->hold.ts_echo;
 	x.aeth.syndrome = mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID);
 	x.aeth.msn = dp->rwin.msn;
 	mroce_hold_sack(dp, &x.sack);
@@ -231,5 +239,6 @@ int mroce_hold_ack(struct mroce_dpqp *dp)
 	if (err == -ENOMEM)
 		return err;
 	dp->hold.dup = false;
+	dp->hold.ts_echo = 0;
 	return 0;
 }

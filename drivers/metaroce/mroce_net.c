@@ -215,7 +215,9 @@ bool mroce_tx_zcopy_ok(struct mroce_dev *mdev, u32 plen)
  *
  * skb->data is the BTH.  With @payload the skb is linear and holds the
  * payload room, the pad and the ICRC trailer (zeroed); without, it holds
- * the transport headers only.  Returns NULL without memory or for an
+ * the transport headers only.  The headroom has space for the longest
+ * MetaRoCE headers too, so that a request can still leave as its MetaRoCE
+ * kind (mroce_dp_xmit_xskb()).  Returns NULL without memory or for an
  * unknown opcode.
  */
 struct sk_buff *mroce_tx_alloc(struct mroce_dev *mdev, const struct mroce_av *av,
@@ -231,7 +233,8 @@ struct sk_buff *mroce_tx_alloc(struct mroce_dev *mdev, const struct mroce_av *av
 		return NULL;
 	hlen = (av->network_type == RDMA_NETWORK_IPV6 ?
 		sizeof(struct ipv6hdr) : sizeof(struct iphdr)) +
-	       sizeof(struct udphdr) + LL_RESERVED_SPACE(ndev);
+	       sizeof(struct udphdr) + LL_RESERVED_SPACE(ndev) +
+	       MROCE_XMAX_HDR_LEN - MROCE_BTH_LEN;
 	tlen = op->hdr_len;
 	if (payload)
 		tlen += plen + pad + MROCE_ICRC_LEN;
@@ -552,8 +555,58 @@ int mroce_dp_xmit(struct mroce_dpqp *dp, struct mroce_hdr *h,
 {
 	lockdep_assert_held(&dp->run_lock);
 	mroce_nego_mark(dp, h);
+	return mroce_dp_send(dp, h, skb);
+}
+
+/**
+ * mroce_dp_send() - transmit a packet of a connected QP, already marked
+ * @dp: the QP's data path
+ * @h: the headers, BTH filled and marked (mroce_nego_mark())
+ * @skb: from mroce_tx_alloc(), payload written; always consumed
+ *
+ * As mroce_dp_xmit(), for a caller that marked the packet itself.
+ */
+int mroce_dp_send(struct mroce_dpqp *dp, struct mroce_hdr *h,
+		  struct sk_buff *skb)
+{
+	lockdep_assert_held(&dp->run_lock);
 	return mroce_tx_xmit(dp->mdev, &dp->av, &dp->dst, dp->sport, h, skb,
 			     mroce_nego_tx_csum(&dp->nego));
+}
+
+/**
+ * mroce_dp_xmit_xskb() - send a request as its MetaRoCE kind
+ * @dp: the QP's data path, in MetaRoCE mode
+ * @x: the MetaRoCE headers, BTH marked
+ * @skb: from mroce_tx_alloc(), data at room for @roce_hlen bytes of
+ *	RoCEv2 headers, payload behind them; always consumed
+ * @roce_hlen: that room
+ *
+ * The MetaRoCE headers are longer: they take @skb's headroom, which
+ * mroce_tx_alloc() left for them.  Protected as the connection's other
+ * packets are.  Caller holds run_lock.
+ *
+ * Return: 0, -EINVAL for headers that do not fit (a bug), or what
+ * mroce_tx_send() returns.
+ */
+int mroce_dp_xmit_xskb(struct mroce_dpqp *dp, const struct mroce_xhdr *x,
+		       struct sk_buff *skb, u32 roce_hlen)
+{
+	int hlen = mroce_xhdr_len(x);
+
+	lockdep_assert_held(&dp->run_lock);
+	if (WARN_ON_ONCE(hlen < (int)roce_hlen ||
+			 skb_headroom(skb) < hlen - roce_hlen)) {
+		kfree_skb(skb);
+		return -EINVAL;
+	}
+	skb_push(skb, hlen - roce_hlen);
+	if (mroce_xhdr_encode(skb->data, hlen, x) != hlen) {
+		kfree_skb(skb);
+		return -EINVAL;
+	}
+	return mroce_tx_out(dp->mdev, &dp->av, &dp->dst, dp->sport, skb,
+			    mroce_nego_tx_csum(&dp->nego));
 }
 
 /**

@@ -78,30 +78,54 @@ static int mroce_recv_view(struct sk_buff *skb, struct mroce_rxpkt *pkt,
 }
 
 /*
- * A MetaRoCE extension packet (wire.rst).  Version 1 of the module takes
- * MR_ACK only, and only on a connection in MetaRoCE mode: its AETH goes
- * where a RoCEv2 ACK's would, its SACK header and flags beside it.
+ * A MetaRoCE extension packet (wire.rst), only on an RC connection in
+ * MetaRoCE mode: an MR_ACK, whose AETH goes where a RoCEv2 ACK's would,
+ * its SACK header and flags beside it, or a request kind, seen as the
+ * RoCEv2 request it stands for (mroce_xdata_view()).  MR_READ_RESP is not
+ * taken: READ responses are RoCEv2 in both modes.
  */
 static int mroce_recv_parse_x(struct mroce_dpqp *dp, struct sk_buff *skb,
 			      struct mroce_rxpkt *pkt, struct mroce_rx_view *v)
 {
 	u32 bth_off = sizeof(struct udphdr);
 	struct mroce_xlayout xlo;
-	struct mroce_xhdr x;
-	int err;
+	struct mroce_xhdr x = {};
+	u8 opcode = skb->data[bth_off];
+	int hlen, err;
 
-	if (skb->data[bth_off] != MROCE_XOP_ACK ||
-	    !mroce_nego_metaroce(&dp->nego))
+	if (!mroce_nego_metaroce(&dp->nego) || !mroce_qp_is_rc(dp->qp) ||
+	    opcode == MROCE_XOP_READ_RESP || !mroce_xop_info(opcode))
 		return -EOPNOTSUPP;
-	/* An MR_ACK is at most 76 bytes: all of it linear. */
-	if (skb_linearize(skb))
-		return -ENOMEM;
+	if (opcode == MROCE_XOP_ACK) {
+		/* An MR_ACK is at most 76 bytes: all of it linear. */
+		if (skb_linearize(skb))
+			return -ENOMEM;
+	} else {
+		/*
+		 * A request's headers have a fixed length: pull them, so
+		 * the decoder reads the linear part only.
+		 */
+		x.bth.opcode = opcode;
+		hlen = mroce_xhdr_len(&x);
+		if (hlen < 0)
+			return hlen;
+		if (skb->len < bth_off + hlen + MROCE_ICRC_LEN)
+			return -EMSGSIZE;
+		if (!pskb_may_pull(skb, bth_off + hlen))
+			return -ENOMEM;
+	}
 	err = mroce_recv_view(skb, pkt, v);
 	if (err)
 		return err;
 	err = mroce_xhdr_decode(skb->data + bth_off, v->len, &x, &xlo);
 	if (err)
 		return err;
+	pkt->x = true;
+	pkt->xflags = x.mxh.flags;
+	pkt->ts = x.mxh.ts;
+	pkt->tse = x.mxh.tse;
+	if (opcode != MROCE_XOP_ACK)
+		return mroce_xdata_view(pkt, &x, &xlo);
 	if (xlo.pay_len)
 		return -EPROTO;
 	memset(&pkt->hdr, 0, sizeof(pkt->hdr));
@@ -111,8 +135,6 @@ static int mroce_recv_parse_x(struct mroce_dpqp *dp, struct sk_buff *skb,
 	pkt->lo.hdr_len = xlo.hdr_len;
 	pkt->lo.pay_len = 0;
 	pkt->lo.pad = xlo.pad;
-	pkt->x = true;
-	pkt->xflags = x.mxh.flags;
 	pkt->sack = x.sack;
 	return 0;
 }
@@ -132,6 +154,9 @@ static int mroce_recv_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
 	if (skb->len < bth_off + MROCE_BTH_LEN + MROCE_ICRC_LEN)
 		return -EMSGSIZE;
 	pkt->x = false;
+	pkt->xflags = 0;
+	pkt->ts = 0;
+	pkt->tse = 0;
 	if (mroce_xop_is_ext(skb->data[bth_off])) {
 		err = mroce_recv_parse_x(dp, skb, pkt, &v);
 		goto verify;
@@ -234,6 +259,7 @@ void mroce_recv_one(struct mroce_dpqp *dp, struct sk_buff *skb,
 		kfree_skb(skb);
 		return;
 	}
+	mroce_xdata_rx_ts(dp, &pkt);
 	flags = pkt.lo.op->flags;
 	if (flags & MROCE_OPF_REQ)
 		mroce_resp_rx(dp, &pkt);

@@ -52,6 +52,8 @@ void mroce_req_reset(struct mroce_dpqp *dp)
 	dp->comp_idx = 0;
 	dp->rd_atomic = 0;
 	dp->pkts_noack = 0;
+	dp->req_msn = 0;
+	dp->peer_ts = 0;
 	dp->rd_gap = false;
 	dp->req_failed = false;
 	memset(&dp->win, 0, sizeof(dp->win));
@@ -461,7 +463,11 @@ static void mroce_req_xmit_rc(struct mroce_dpqp *dp, struct mroce_swqe *s,
 	h->bth.dqpn = dp->dqpn;
 	h->bth.pkey = IB_DEFAULT_PKEY_FULL;
 	h->bth.pad = mroce_padcnt(plen);
-	mroce_dp_xmit(dp, h, skb);
+	mroce_nego_mark(dp, h);
+	if (mroce_xdata_on(dp, h))
+		mroce_xdata_xmit(dp, s, h, off, skb);
+	else
+		mroce_dp_send(dp, h, skb);
 }
 
 /*
@@ -491,6 +497,13 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	if (start) {
 		s->first_psn = psn;
 		s->started = true;
+		/* MSGH message number: which receive WQE a SEND takes */
+		s->msn = dp->req_msn & MROCE_PSN_MASK;
+		if (s->wqe.opcode == IB_WR_SEND ||
+		    s->wqe.opcode == IB_WR_SEND_WITH_IMM ||
+		    s->wqe.opcode == IB_WR_SEND_WITH_INV ||
+		    s->wqe.opcode == IB_WR_RDMA_WRITE_WITH_IMM)
+			dp->req_msn++;
 		dp->req_max++;
 		if (s->rd_atomic)
 			dp->rd_atomic++;

@@ -703,7 +703,7 @@ static void mroce_resp_dup(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	mroce_count(dp->mdev, MROCE_CNT_RX_DUPS);
 	if (!(flags & (MROCE_OPF_READ | MROCE_OPF_ATOMIC))) {
 		/* Re-acknowledge: the requester lost our ACK. */
-		mroce_hold_dup(dp);
+		mroce_hold_dup(dp, pkt);
 		return;
 	}
 	res = mroce_respwin_find(&dp->rwin, h->bth.psn);

@@ -78,7 +78,7 @@
 enum {
 	H_RETH = 1, H_AETH = 2, H_ATMETH = 4, H_ATMACK = 8, H_IMM = 16,
 	H_IETH = 32, H_DETH = 64, H_PAY = 128, H_RESP = 256, H_MXH = 512,
-	H_SACK = 1024,
+	H_SACK = 1024, H_MSGH = 2048,
 };
 
 struct opc {
@@ -98,7 +98,16 @@ static const struct opc rc_ops[] = {
 	{ 0x11, H_AETH | H_RESP }, { 0x12, H_AETH | H_ATMACK | H_RESP },
 	{ 0x13, H_ATMETH }, { 0x14, H_ATMETH },
 	{ 0x16, H_PAY | H_IETH }, { 0x17, H_PAY | H_IETH },
-	/* MR_ACK (wire.rst), which RC QPs in MetaRoCE mode take. */
+	/*
+	 * The MetaRoCE request kinds and MR_ACK (wire.rst), which RC QPs
+	 * in MetaRoCE mode take.
+	 */
+	{ 0xc0, H_PAY | H_MXH | H_MSGH },
+	{ 0xc1, H_PAY | H_MXH | H_MSGH | H_IMM },
+	{ 0xc2, H_PAY | H_MXH | H_MSGH | H_IETH },
+	{ 0xc3, H_PAY | H_MXH | H_RETH | H_MSGH },
+	{ 0xc4, H_PAY | H_MXH | H_RETH | H_MSGH | H_IMM },
+	{ 0xc5, H_MXH | H_RETH },
 	{ MR_ACK, H_MXH | H_AETH | H_SACK | H_RESP },
 };
 
@@ -107,13 +116,13 @@ static const struct opc ud_ops[] = {
 };
 
 /*
- * Opcodes no QP accepts: reserved, CNP aside; the MetaRoCE data kinds
- * (0xC0-0xC6: defined, not accepted yet, wire.rst), later versions' and
- * other manufacturers'.
+ * Opcodes no QP accepts: reserved, CNP aside; MR_READ_RESP (0xC6:
+ * defined, not accepted yet, wire.rst), later versions' and other
+ * manufacturers'.
  */
 static const uint8_t bad_ops[] = {
 	0x15, 0x18, 0x1f, 0x2c, 0x3f, 0x40, 0x5f, 0x60, 0x66, 0x7f, 0x80,
-	0x82, 0xa0, 0xbf, 0xc0, 0xc3, 0xc6, 0xc8, 0xdf, 0xe5, 0xff,
+	0x82, 0xa0, 0xbf, 0xc6, 0xc8, 0xdf, 0xe5, 0xff,
 };
 
 enum tkind { T_VICTIM, T_LIVE, T_NOQP, T_GSI };
@@ -420,12 +429,23 @@ static size_t build_transport(uint8_t *p, const struct opc *o, uint32_t dqpn,
 			      uint32_t plen, uint32_t qkey)
 {
 	uint32_t rkey = v && pct(80) ? v->mr->rkey : (uint32_t)rnd64();
-	uint32_t pad = -plen & 3, dlen = plen;
+	uint32_t pad = -plen & 3, dlen = plen, moff = 0, mlen = 0;
+	uint8_t mflags = 0;
 	size_t n = 12;
 	uint64_t va;
 
 	if (!(o->h & H_PAY))
 		plen = pad = 0;
+	if (o->h & H_MSGH) {	/* mostly a consistent position */
+		mflags = rnd(4) << 6;			/* F, L */
+		moff = mflags & 0x80 ? 0 : PMTU * (1 + rnd(3));
+		mlen = moff + plen + (mflags & 0x40 ? 0 : PMTU * (1 + rnd(3)));
+		if (pct(5))
+			moff = rnd64();
+		if (pct(5))
+			mlen = rnd64();
+		dlen = mlen;
+	}
 	p[0] = o->op;
 	p[1] = pad << 4;			/* SE 0, M 0, TVer 0 */
 	put16(p + 2, 0xffff);
@@ -440,8 +460,19 @@ static size_t build_transport(uint8_t *p, const struct opc *o, uint32_t dqpn,
 		put32(p + n + 4, rnd(1u << 24));
 		n += 8;
 	}
+	if (o->h & H_MXH) {		/* version 1, flags, path, TS, TSE */
+		p[n] = pct(95) ? 0x10 : rnd(256);
+		if (o->h & H_MSGH)
+			p[n + 1] = pct(95) ? mflags : rnd(256);
+		else
+			p[n + 1] = pct(95) ? rnd(4) << 4 : rnd(256);
+		put16(p + n + 2, rnd(8));
+		put32(p + n + 4, rnd64());
+		put32(p + n + 8, rnd64());
+		n += 12;
+	}
 	if (o->h & H_RETH) {
-		if (o->op == 0x0c)
+		if (o->op == 0x0c || o->op == 0xc5)
 			dlen = pick_len() * (1 + rnd(4));
 		va = v ? pick_va(v, dlen) : rnd64();
 		put64(p + n, va);
@@ -457,12 +488,10 @@ static size_t build_transport(uint8_t *p, const struct opc *o, uint32_t dqpn,
 		put64(p + n + 20, rnd64());
 		n += 28;
 	}
-	if (o->h & H_MXH) {		/* version 1, flags E and D, path */
-		p[n] = pct(95) ? 0x10 : rnd(256);
-		p[n + 1] = pct(95) ? rnd(4) << 4 : rnd(256);
-		put16(p + n + 2, rnd(8));
-		put32(p + n + 4, rnd64());
-		put32(p + n + 8, rnd64());
+	if (o->h & H_MSGH) {
+		put32(p + n, pct(95) ? rnd(1u << 24) : (uint32_t)rnd64());
+		put32(p + n + 4, moff);
+		put32(p + n + 8, mlen);
 		n += 12;
 	}
 	if (o->h & H_AETH) {
@@ -575,7 +604,8 @@ static void mutate(struct pkt *k)
 
 /*
  * May a QP (victim @v, QP1 or another RC QP) take opcode @op?  Its
- * transport's opcodes; an RC QP also MR_ACK, in MetaRoCE mode.
+ * transport's opcodes; an RC QP also the MetaRoCE request kinds and
+ * MR_ACK, in MetaRoCE mode.
  */
 static bool op_fits(const struct victim *v, uint32_t qpn, uint8_t op)
 {
@@ -583,7 +613,8 @@ static bool op_fits(const struct victim *v, uint32_t qpn, uint8_t op)
 		return (op & 0xe0) == 0x60;
 	if (v && v->type == IBV_QPT_UC)
 		return (op & 0xe0) == 0x20;
-	return (op & 0xe0) == 0x00 || op == MR_ACK;
+	return (op & 0xe0) == 0x00 || (op >= 0xc0 && op <= 0xc5) ||
+	       op == MR_ACK;
 }
 
 /* The victim with QPN @qpn, or NULL. */
