@@ -317,6 +317,54 @@ TEST(sr_reordering_tolerated)
 	EXPECT_EQ(w.st.rack_losses, 3);
 }
 
+/*
+ * A unit resent by RACK whose first copy arrives after the resend: the
+ * receiver's duplicate ACK echoes the first copy's send time.  The resend
+ * was spurious, and that copy's RTT measures how late the path delivers.
+ */
+TEST(sr_late_first_copy)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 1000000;
+
+	sr_setup(&w, 0);
+	mroce_rtt_sample(&w.rtt, 100 * US);
+	sr_send(&w, 4, t);			/* 0..3 */
+	/* 1, 2, 3 arrive: three SACKED, RACK loses 0 at once */
+	sr_ack(&w, MROCE_PSN_MASK, 0xe, 100 * US, t + 100 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_LOSS);
+	EXPECT_EQ(res.psn, 0);
+	EXPECT_EQ(sr_resend_all(&w, t + 110 * US), 1);
+	/* the resend arrives first (cumulative ACK, its own echo) */
+	sr_ack(&w, 3, 0, 100 * US, t + 210 * US, &res);
+	EXPECT_EQ(w.una, 4);
+	EXPECT_EQ(w.st.spurious, 0);
+	/* then the first copy, 1 ms after it was sent: a duplicate */
+	{
+		struct mroce_sr_ack a = {
+			.psn = 3, .syndrome = ACK, .dup = true,
+			.rtt = 1000 * US,
+		};
+		EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, t + 1000 * US, &res),
+			  0);
+	}
+	EXPECT_EQ(w.st.spurious, 1);
+	EXPECT_TRUE(w.rack.reordered);
+	/* 1 ms against a minimum RTT of 100 us: 900 us of reordering */
+	EXPECT_EQ(w.rack.extent, 900 * US);
+	EXPECT_TRUE(mroce_rack_reo_wnd(&w.rack, &w.rtt, 0) >= 900 * US);
+	/* counted once */
+	{
+		struct mroce_sr_ack a = {
+			.psn = 3, .syndrome = ACK, .dup = true,
+			.rtt = 1001 * US,
+		};
+		mroce_reqwin_on_sack(&w, &a, t + 1001 * US, &res);
+	}
+	EXPECT_EQ(w.st.spurious, 1);
+}
+
 TEST(sr_tail_probe_then_rto)
 {
 	struct mroce_reqwin w;

@@ -148,6 +148,18 @@ void mroce_rack_spurious(struct mroce_rack *k)
 	k->calm = 0;
 }
 
+/*
+ * A unit's copy that a resend replaced arrived after all, @rtt after it
+ * was sent (the receiver echoed its timestamp): it was that much later
+ * than the fastest units, which is the reordering RACK must wait out.
+ */
+void mroce_rack_late(struct mroce_rack *k, const struct mroce_rtt *r, u64 rtt)
+{
+	k->reordered = true;
+	if (r->samples && rtt > r->min_rtt && rtt - r->min_rtt > k->extent)
+		k->extent = rtt - r->min_rtt;
+}
+
 /* A loss recovery ended; after enough calm ones, narrow again. */
 void mroce_rack_recovered(struct mroce_rack *k)
 {

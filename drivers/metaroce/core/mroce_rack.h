@@ -54,6 +54,7 @@ u32 mroce_rack_detect(struct mroce_rack *k, struct mroce_sb *sb,
 		      const struct mroce_rtt *r, u32 una, u32 max, u64 now,
 		      u64 *deadline);
 void mroce_rack_spurious(struct mroce_rack *k);
+void mroce_rack_late(struct mroce_rack *k, const struct mroce_rtt *r, u64 rtt);
 void mroce_rack_recovered(struct mroce_rack *k);
 
 #endif /* MROCE_RACK_H */

@@ -148,12 +148,13 @@ bool mroce_reqwin_resend(struct mroce_reqwin *w, u64 now, u32 *psn, u32 *wqe)
  */
 int mroce_reqwin_resent(struct mroce_reqwin *w, u32 psn, u32 npsn, u64 now)
 {
+	u64 prev = mroce_sb_at(&w->sb, psn)->sent;
 	int err = mroce_sb_resent(&w->sb, w->una, w->max, psn, npsn, now);
 
 	if (err)
 		return err;
 	if (w->selective)
-		mroce_sr_resent(w, now);
+		mroce_sr_resent(w, now, prev);
 	mroce_reqwin_out(w, now);
 	return 0;
 }

@@ -84,6 +84,7 @@ struct mroce_reqwin {
 	struct mroce_sr_stats st;
 	u8 rtx_hist_i;
 	u64 rtx_hist[MROCE_SR_HIST];	/* when the last resends went out */
+	u64 rtx_prev[MROCE_SR_HIST];	/* and when their units went before */
 };
 
 /* An ACK of a selective-repeat QP: cumulative point plus SACK bitmap. */
@@ -147,7 +148,7 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 u32 mroce_reqwin_advance(struct mroce_reqwin *w, u32 psn, u64 now);
 void mroce_sr_init(struct mroce_reqwin *w, const struct mroce_reqwin_cfg *cfg);
 void mroce_sr_out(struct mroce_reqwin *w, u64 now);
-void mroce_sr_resent(struct mroce_reqwin *w, u64 now);
+void mroce_sr_resent(struct mroce_reqwin *w, u64 now, u64 prev);
 void mroce_sr_progress(struct mroce_reqwin *w, u64 now);
 void mroce_sr_on_timer(struct mroce_reqwin *w, u64 now,
 		       struct mroce_reqwin_res *res);

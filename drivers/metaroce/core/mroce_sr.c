@@ -98,28 +98,55 @@ static void mroce_sr_rack(struct mroce_reqwin *w, u64 now,
 	mroce_sr_lost(w, n, res);
 }
 
-/* A unit went out again at @now: remember when, for mroce_sr_resent_at(). */
-void mroce_sr_resent(struct mroce_reqwin *w, u64 now)
+/*
+ * A unit sent at @prev went out again at @now: remember both, for
+ * mroce_sr_resent_at().
+ */
+void mroce_sr_resent(struct mroce_reqwin *w, u64 now, u64 prev)
 {
+	u32 i = w->rtx_hist_i++ % MROCE_SR_HIST;
+
 	w->st.sack_retransmits++;
-	w->rtx_hist[w->rtx_hist_i++ % MROCE_SR_HIST] = now;
+	w->rtx_hist[i] = now;
+	w->rtx_prev[i] = prev;
 }
 
+/* How a duplicate arrival relates to the resends (mroce_sr_resent_at()). */
+enum mroce_sr_dup {
+	MROCE_SR_DUP_NONE,	/* a copy the network made */
+	MROCE_SR_DUP_RESEND,	/* a resend arrived after an earlier copy */
+	MROCE_SR_DUP_LATE,	/* an earlier copy arrived after a resend */
+};
+
 /*
- * Was something resent at @sent?  The last MROCE_SR_HIST resend times are
- * remembered apart from the scoreboard: by the time the duplicate is
- * reported, the unit is usually acknowledged and its slot used again.
+ * The copy that arrived twice was sent at @sent: was it a resend, or the
+ * copy a resend replaced?  Either way the resend was spurious.  The last
+ * MROCE_SR_HIST resends are remembered apart from the scoreboard: by the
+ * time the duplicate is reported, the unit is usually acknowledged and its
+ * slot used again.  Each resend is counted once.
  */
-static bool mroce_sr_resent_at(struct mroce_reqwin *w, u64 sent)
+static enum mroce_sr_dup mroce_sr_resent_at(struct mroce_reqwin *w,
+					    u64 sent)
 {
 	u32 i;
 
-	for (i = 0; i < MROCE_SR_HIST; i++)
-		if (sent && w->rtx_hist[i] == sent) {
-			w->rtx_hist[i] = 0;	/* counted once */
-			return true;
+	if (!sent)
+		return MROCE_SR_DUP_NONE;
+	for (i = 0; i < MROCE_SR_HIST; i++) {
+		if (w->rtx_hist[i] == sent) {
+			w->rtx_hist[i] = 0;
+			w->rtx_prev[i] = 0;
+			return MROCE_SR_DUP_RESEND;
 		}
-	return false;
+	}
+	for (i = 0; i < MROCE_SR_HIST; i++) {
+		if (w->rtx_prev[i] == sent && w->rtx_hist[i]) {
+			w->rtx_hist[i] = 0;
+			w->rtx_prev[i] = 0;
+			return MROCE_SR_DUP_LATE;
+		}
+	}
+	return MROCE_SR_DUP_NONE;
 }
 
 /* Note a delivery for RACK, and for the RTT when it was sent once. */
@@ -201,6 +228,7 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 {
 	enum mroce_aeth_kind kind = mroce_aeth_kind(a->syndrome);
 	u32 next = mroce_psn_add(a->psn, 1), sacked;
+	enum mroce_sr_dup dup;
 	bool spurious = false;
 	u64 karn = 0;
 
@@ -222,9 +250,15 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 	 * triggered the ACK was one; its echoed send time says which (a copy
 	 * the network made is none).  Without an echo: if resends are out.
 	 */
-	if (a->dup)
-		spurious = a->rtt ? mroce_sr_resent_at(w, now - a->rtt) :
-			   w->in_rec;
+	if (a->dup && !a->rtt) {
+		spurious = w->in_rec;
+	} else if (a->dup) {
+		dup = mroce_sr_resent_at(w, now - a->rtt);
+		spurious = dup != MROCE_SR_DUP_NONE;
+		/* the late copy's RTT measures the reordering */
+		if (dup == MROCE_SR_DUP_LATE)
+			mroce_rack_late(&w->rack, &w->rtt, a->rtt);
+	}
 	mroce_sr_cum(w, next, now, &karn);
 	res->acked = mroce_reqwin_advance(w, next, now);
 	sacked = mroce_sr_map(w, a, now, &karn);
