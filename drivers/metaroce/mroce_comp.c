@@ -13,6 +13,9 @@
 #include "mroce_dp.h"
 #include "core/mroce_psn.h"
 
+#define CREATE_TRACE_POINTS
+#include "mroce_trace.h"
+
 static bool mroce_comp_signaled(struct mroce_dpqp *dp, struct mroce_swqe *s)
 {
 	return (s->wqe.send_flags & IB_SEND_SIGNALED) ||
@@ -247,9 +250,37 @@ static bool mroce_comp_aeth_in_read(const struct mroce_swqe *s, u32 psn,
 	return psn != s->first_psn;
 }
 
-/* Add what selective repeat did since @was to the device's counters. */
+/* Trace what selective repeat declared lost since @was (mroce_trace.h). */
+static void mroce_comp_sr_trace(struct mroce_dpqp *dp,
+				const struct mroce_sr_stats *was,
+				const struct mroce_reqwin_res *res)
+{
+	const struct mroce_reqwin *w = &dp->win;
+	u32 qpn = dp->qp->ibqp.qp_num, n = mroce_reqwin_inflight(w);
+	u64 reo = mroce_rack_reo_wnd(&w->rack, &w->rtt, w->sb.sacked);
+	u64 rto = mroce_rtt_rto(&w->rtt), srtt = w->rtt.srtt;
+
+	if (w->st.rack_losses != was->rack_losses)
+		trace_mroce_sr_loss(qpn, MROCE_TRACE_LOSS_RACK,
+				    w->st.rack_losses - was->rack_losses,
+				    res->psn, w->una, n, srtt, rto, reo);
+	if (w->st.tlp_probes != was->tlp_probes)
+		trace_mroce_sr_loss(qpn, MROCE_TRACE_LOSS_TLP,
+				    w->st.tlp_probes - was->tlp_probes,
+				    res->psn, w->una, n, srtt, rto, reo);
+	if (w->st.rto_fires != was->rto_fires)
+		trace_mroce_sr_rto(qpn, MROCE_TRACE_LOSS_RTO,
+				   mroce_reqwin_lost(w), res->psn, w->una, n,
+				   srtt, rto, reo);
+}
+
+/*
+ * Add what selective repeat did since @was, which left @res, to the
+ * device's counters and the trace.
+ */
 static void mroce_comp_sr_count(struct mroce_dpqp *dp,
-				const struct mroce_sr_stats *was)
+				const struct mroce_sr_stats *was,
+				const struct mroce_reqwin_res *res)
 {
 	const struct mroce_sr_stats *st = &dp->win.st;
 	struct mroce_dev *mdev = dp->mdev;
@@ -262,6 +293,10 @@ static void mroce_comp_sr_count(struct mroce_dpqp *dp,
 		      st->tlp_probes - was->tlp_probes);
 	mroce_count_n(mdev, MROCE_CNT_RTO_FIRES, st->rto_fires - was->rto_fires);
 	mroce_count_n(mdev, MROCE_CNT_SPURIOUS, st->spurious - was->spurious);
+	if (st->rack_losses != was->rack_losses ||
+	    st->tlp_probes != was->tlp_probes ||
+	    st->rto_fires != was->rto_fires)
+		mroce_comp_sr_trace(dp, was, res);
 }
 
 /* The AETH of an ACK, NAK or MR_ACK, through the requester window. */
@@ -283,7 +318,7 @@ static int mroce_comp_aeth(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
 		return mroce_reqwin_on_aeth(&dp->win, a.psn, a.syndrome, now,
 					    res);
 	err = mroce_reqwin_on_sack(&dp->win, &a, now, res);
-	mroce_comp_sr_count(dp, &was);
+	mroce_comp_sr_count(dp, &was, res);
 	return err;
 }
 
@@ -374,12 +409,15 @@ void mroce_comp_timer(struct mroce_dpqp *dp)
 
 	lockdep_assert_held(&dp->run_lock);
 	mroce_reqwin_on_timer(&dp->win, mroce_dp_now(dp), &res);
-	mroce_comp_sr_count(dp, &was);
+	mroce_comp_sr_count(dp, &was, &res);
 	/* the Local ACK Timeout, not a selective window's RTO */
 	if ((res.verdict == MROCE_REQWIN_RETRY &&
 	     dp->win.st.rto_fires == was.rto_fires) ||
-	    res.verdict == MROCE_REQWIN_RETRY_EXCEEDED)
+	    res.verdict == MROCE_REQWIN_RETRY_EXCEEDED) {
 		mroce_count(dp->mdev, MROCE_CNT_LOCAL_ACK_TIMEOUT);
+		trace_mroce_local_ack_timeout(dp->qp->ibqp.qp_num, res.psn,
+					      dp->win.retry_left);
+	}
 	if (res.verdict == MROCE_REQWIN_RETRY) {
 		dp->rd_gap = false;
 		mroce_req_lost(dp, res.psn);

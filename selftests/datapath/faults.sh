@@ -88,6 +88,7 @@ under_traffic() {
 	rx=$(mroce_counter "$DEV2" rx_packets)
 	retr=$(retransmits)
 	lat=$(both local_ack_timeout_err)
+	lat_trace_on
 	t0=$(date +%s)
 	"$DPC" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -n 100000000 \
 		-s "$seed" -T "$t" >"$log" 2>&1 &
@@ -120,7 +121,35 @@ under_traffic() {
 		grep FAIL "$log" | head -2 | sed 's/^/#   /'
 		t_check "$desc: Local ACK Timeouts counted (local_ack_timeout_err +$(($(both local_ack_timeout_err) - lat)))" \
 			[ "$(both local_ack_timeout_err)" -gt "$lat" ]
+		lat_trace_check "$desc" $(($(both local_ack_timeout_err) - lat))
 	fi
+	lat_trace_off
+}
+
+# The tracepoint of the Local ACK Timeout (mroce_trace.h), when tracefs
+# is there: one event per expiry counted, the last with no retry left.
+TR=/sys/kernel/tracing
+[ -d "$TR/events" ] || mount -t tracefs nodev "$TR" 2>/dev/null
+LAT_EV=$TR/events/metaroce/mroce_local_ack_timeout
+lat_trace_on() {
+	[ -d "$LAT_EV" ] || return 0
+	echo >"$TR/trace"
+	echo 1 >"$LAT_EV/enable"
+}
+lat_trace_off() {
+	[ -d "$LAT_EV" ] && echo 0 >"$LAT_EV/enable"
+	true
+}
+lat_trace_check() { # DESC EXPIRIES
+	local n
+	if [ ! -d "$LAT_EV" ]; then
+		echo "# SKIP $1: tracepoint: no tracefs with events/metaroce"
+		return
+	fi
+	n=$(grep -c " mroce_local_ack_timeout: " "$TR/trace")
+	grep " mroce_local_ack_timeout: " "$TR/trace" | tail -n 1 | sed 's/^ */#   /'
+	t_check "$1: tracepoint mroce_local_ack_timeout: $n events for $2 expiries, the last with retry_left=0" \
+		sh -c "[ $n -eq $2 ] && grep ' mroce_local_ack_timeout: ' '$TR/trace' | grep -q 'retry_left=0'"
 }
 
 # both COUNTER: summed over the two devices.
