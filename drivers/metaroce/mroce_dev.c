@@ -56,6 +56,7 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_PACKET_SEQ_ERR] = { .name = "packet_seq_err" },
 	[MROCE_CNT_LOCAL_ACK_TIMEOUT] = { .name = "local_ack_timeout_err" },
 	[MROCE_CNT_RNR_RETRY_ERR] = { .name = "rnr_nak_retry_err" },
+	[MROCE_CNT_OOO_PLACED] = { .name = "ooo_placed" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)

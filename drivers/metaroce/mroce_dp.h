@@ -292,6 +292,9 @@ struct mroce_rxpkt {
 	u8 xflags;		/* its MXH flags (MROCE_MXH_F_*), */
 	u32 ts;			/* its MXH timestamp and echo, */
 	u32 tse;
+	u32 moff;		/* a SEND or WRITE kind's MSGH offset */
+	u32 mlen;		/* and message length */
+	bool placed;		/* held, its payload placed on arrival */
 	struct mroce_sackh sack;	/* an MR_ACK's SACK header */
 };
 
@@ -455,6 +458,8 @@ void mroce_resp_start(struct mroce_dpqp *dp);
 void mroce_resp_refuse(struct mroce_dpqp *dp, u32 psn);
 
 void mroce_resp_execute(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
+bool mroce_resp_place_ahead(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
+			    u32 d);
 
 /* mroce_hold.c */
 int mroce_hold_init(struct mroce_dpqp *dp);

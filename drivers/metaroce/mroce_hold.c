@@ -13,9 +13,10 @@
  * held past it, so the requester resends only the holes (core mroce_sr.c).
  * A duplicate is answered at once with the D flag set.
  *
- * Held packets are placed when they run, not when they arrive, though
- * the MetaRoCE request kinds they arrive as (mroce_xdata.c) would allow
- * placing WRITE and SEND payloads on arrival.
+ * A held packet that continues the SEND or WRITE message in progress is
+ * placed when it arrives (mroce_resp_place_ahead(): the MetaRoCE request
+ * kinds, mroce_xdata.c, say where it belongs) and only its headers wait;
+ * the others are placed when they run.
  *
  * Caller holds dp->run_lock in everything here.
  */
@@ -122,7 +123,13 @@ bool mroce_hold_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 		dp->hold.n--;
 	}
 	*h = *pkt;
-	skb_get(h->skb);
+	/* placed now: only its headers wait, the skb goes */
+	if (mroce_resp_place_ahead(dp, h, d)) {
+		h->skb = NULL;
+		h->payload = NULL;
+	} else {
+		skb_get(h->skb);
+	}
 	*slot = h;
 	dp->hold.n++;
 	mroce_count(dp->mdev, MROCE_CNT_OOO);

@@ -157,6 +157,7 @@ static int mroce_recv_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
 	pkt->xflags = 0;
 	pkt->ts = 0;
 	pkt->tse = 0;
+	pkt->placed = false;
 	if (mroce_xop_is_ext(skb->data[bth_off])) {
 		err = mroce_recv_parse_x(dp, skb, pkt, &v);
 		goto verify;

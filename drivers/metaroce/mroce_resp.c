@@ -550,7 +550,9 @@ static int mroce_resp_write_place(struct mroce_dpqp *dp,
 	struct mroce_resp_msg *m = &dp->msg;
 	u32 plen = pkt->lo.pay_len;
 
-	if (mroce_rkey_place(dp, m->wr_rkey, m->wr_va, pkt, plen,
+	/* placed when it arrived (mroce_hold_place()) */
+	if (!pkt->placed &&
+	    mroce_rkey_place(dp, m->wr_rkey, m->wr_va, pkt, plen,
 			     IB_ACCESS_REMOTE_WRITE))
 		return -EACCES;
 	m->wr_va += plen;
@@ -566,13 +568,71 @@ static int mroce_resp_write_place(struct mroce_dpqp *dp,
 static int mroce_resp_send_place(struct mroce_dpqp *dp,
 				 struct mroce_rxpkt *pkt)
 {
-	int err;
+	int err = 0;
 
-	err = mroce_sge_place(dp, mroce_rwqe_sges(dp), dp->rwqe->num_sge,
-			      dp->msg.rcv_off, pkt, pkt->lo.pay_len);
+	/* placed when it arrived (mroce_hold_place()) */
+	if (!pkt->placed)
+		err = mroce_sge_place(dp, mroce_rwqe_sges(dp),
+				      dp->rwqe->num_sge, dp->msg.rcv_off, pkt,
+				      pkt->lo.pay_len);
 	if (!err)
 		dp->msg.rcv_off += pkt->lo.pay_len;
 	return err;
+}
+
+/**
+ * mroce_resp_place_ahead() - place a request that came ahead of its turn
+ * @dp: the QP's data path (RC, MetaRoCE mode)
+ * @pkt: a checked MetaRoCE SEND or WRITE kind, @d PSNs ahead of the one
+ *	expected, about to be held (mroce_hold_rx())
+ * @d: that distance, at least 1
+ *
+ * A later packet of the message in progress is placed when it arrives:
+ * the message's first packet already checked the R_Key range (WRITE) or
+ * took the receive WQE (SEND), and IBTA leaves the order of placement
+ * inside a message open (only its completion is ordered).  It belongs to
+ * that message when its MSGH says so: same length, and the offset that
+ * @d packets of one path MTU past the bytes placed so far give.  Packets
+ * of later messages are not placed ahead: an earlier message could still
+ * write the same bytes, invalidate the R_Key, or fail.  Each placed
+ * packet is counted in ooo_placed; when it runs in PSN order only the
+ * cursors move.
+ *
+ * Return: true when the payload was placed.
+ */
+bool mroce_resp_place_ahead(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
+			    u32 d)
+{
+	u32 flags = pkt->lo.op->flags, plen = pkt->lo.pay_len;
+	const struct mroce_resp_msg *m = &dp->msg;
+	u64 ahead = (u64)d * dp->pmtu;
+	u32 done;
+
+	lockdep_assert_held(&dp->run_lock);
+	if (!pkt->x || !plen || dp->error || dp->rd.active ||
+	    (flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY)))
+		return false;
+	if (dp->rwin.seq == MROCE_RESP_SEQ_WRITE &&
+	    (flags & MROCE_OPF_WRITE)) {
+		done = m->wr_len - m->wr_left;
+		if (pkt->mlen != m->wr_len || pkt->moff != done + ahead ||
+		    ahead + plen > m->wr_left ||
+		    mroce_rkey_place(dp, m->wr_rkey, m->wr_va + ahead, pkt,
+				     plen, IB_ACCESS_REMOTE_WRITE))
+			return false;
+	} else if (dp->rwin.seq == MROCE_RESP_SEQ_SEND &&
+		   (flags & MROCE_OPF_SEND) && m->have_rwqe) {
+		if (pkt->moff != m->rcv_off + ahead ||
+		    pkt->moff + plen > pkt->mlen ||
+		    mroce_sge_place(dp, mroce_rwqe_sges(dp), dp->rwqe->num_sge,
+				    pkt->moff, pkt, plen))
+			return false;
+	} else {
+		return false;
+	}
+	pkt->placed = true;
+	mroce_count(dp->mdev, MROCE_CNT_OOO_PLACED);
+	return true;
 }
 
 static void mroce_resp_write(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)

@@ -9,12 +9,20 @@
 # MROCE_T_SACK_SECS seconds (default 5), then the run stops:
 #  - loss: every request completes with its data; requests were resent by
 #    selective repeat (sack_retransmits), the responder held requests that
-#    came ahead of a hole (out_of_sequence) and sent no NAK (tx_naks
-#    unchanged): nothing goes back N;
+#    came ahead of a hole (out_of_sequence), placed the SEND and WRITE
+#    packets among them that continue the message in progress at once
+#    (ooo_placed) and sent no NAK (tx_naks unchanged): nothing goes back N;
+#  - the same, all kinds of request at once, at loss 0.1%, 1% and 10%,
+#    with corruption (netem corrupt: the ICRC or UDP checksum drops it)
+#    and with delay jitter;
 #  - reordering (netem "delay reorder") and duplication: data intact,
 #    requests held, no NAK;
 #  - `rdma res show qp -dd` shows the selective window's SACKED PSNs,
 #    SRTT, RTO and reorder window;
+#  - the tracepoints (events/metaroce/) name the units RACK and the
+#    tail-loss probe lost and the RTOs that the counters count (within a
+#    few: the trace starts a moment before the counters are read, while
+#    the traffic already runs);
 #  - the same loss with the devices' policy roce: data intact, go-back-N
 #    (NAKs sent), no selective resend.
 # (Before the switch a connection is RoCEv2 and goes back N: the first
@@ -49,7 +57,7 @@ policy() {
 }
 defer "policy auto"
 
-COUNTERS="sack_retransmits out_of_sequence tx_naks rack_losses tlp_probes rto_fires spurious_retransmits rx_duplicates retransmits packet_seq_err"
+COUNTERS="sack_retransmits out_of_sequence ooo_placed tx_naks rack_losses tlp_probes rto_fires spurious_retransmits rx_duplicates retransmits packet_seq_err"
 # snap: the counters above, summed, as "name=value ...".
 snap() {
 	local c
@@ -77,6 +85,39 @@ switched() {
 gone() {
 	! kill -0 "$1" 2>/dev/null
 }
+# The module's tracepoints (mroce_trace.h), recorded during a run() when
+# TRACE is set and tracefs is there.
+TR=/sys/kernel/tracing
+[ -d "$TR/events" ] || mount -t tracefs nodev "$TR" 2>/dev/null
+trace_on() {
+	[ -n "${TRACE:-}" ] && [ -d "$TR/events/metaroce" ] || return 0
+	echo >"$TR/trace"
+	echo 1 >"$TR/events/metaroce/enable"
+}
+trace_off() {
+	[ -d "$TR/events/metaroce" ] || return 0
+	echo 0 >"$TR/events/metaroce/enable"
+}
+defer trace_off
+# traced EVENT [FILTER]: events of that name in the trace matching FILTER.
+traced() {
+	grep " $1: " "$TR/trace" | grep -c -- "${2:-}"
+}
+# near A B: A and B differ by at most 5 + B / 20 (see the trace's start).
+near() {
+	local d=$(($1 - $2))
+	[ "${d#-}" -le $((5 + $2 / 20)) ]
+}
+# near_some A B: both above 0, and near.
+near_some() {
+	[ "$1" -gt 0 ] && [ "$2" -gt 0 ] && near "$1" "$2"
+}
+# traced_lost BY: units the mroce_sr_loss events with by=BY lost.
+traced_lost() {
+	awk -v by="by=$1" '/ mroce_sr_loss: / && $0 ~ by {
+		for (i = 1; i <= NF; i++) if ($i ~ /^lost=/) s += substr($i, 6)
+	} END { print s + 0 }' "$TR/trace"
+}
 
 # run DESC OPS MODE NETEM...: mroce_dpcheck moves OPS; once both QPs are
 # in MODE (and switched), NETEM on both ends for $secs s; then it stops and
@@ -91,6 +132,7 @@ run() {
 	pid=$!
 	busywait 30000 switched "$mode" ||
 		echo "#   QPs not both in mode $mode: $(rdma res show qp -dd | grep -o 'drv_mode [a-z]*' | tr '\n' ' ')"
+	trace_on
 	BEFORE=$(snap)
 	netem "$@" || t_fail "netem $* on $V1 and $V2"
 	sleep "$secs"
@@ -101,6 +143,7 @@ run() {
 	wait "$pid"
 	rc=$?
 	AFTER=$(snap)
+	trace_off
 	netem_off
 	t_check "$desc: random $ops requests, data verified (seed $seed; $(tail -n 1 "$log"))" \
 		[ "$rc" = 0 ]
@@ -111,22 +154,47 @@ run() {
 policy auto || ksft_skip_all "cannot set the mode policy"
 
 # ---- loss
-sack=0 ooo=0 naks=0
+sack=0 ooo=0 naks=0 placed=0
 for ops in write send read atomic; do
+	TRACE=
+	[ "$ops" = write ] && TRACE=1
 	run "metaroce mode, loss 3%" "$ops" metaroce loss 3%
 	sack=$((sack + $(grew sack_retransmits)))
 	ooo=$((ooo + $(grew out_of_sequence)))
 	naks=$((naks + $(grew tx_naks)))
+	placed=$((placed + $(grew ooo_placed)))
 	[ "$ops" = write ] && echo "$SACKED_SEEN" | sed 's/^/#   /'
 	[ "$ops" = write ] &&
 		t_check "rdma res show qp -dd: sq-sacked, srtt-us, rto-us, reorder-wnd-us" \
 			sh -c "echo '$SACKED_SEEN' | grep -q 'srtt-us [1-9]'"
+	if [ "$ops" = write ] && [ -d "$TR/events/metaroce" ]; then
+		grep -m 2 " mroce_sr_loss: " "$TR/trace" | sed 's/^ */#   /'
+		t_check "tracepoint mroce_sr_loss: $(traced_lost rack) units lost by RACK, rack_losses +$(grew rack_losses)" \
+			near_some "$(traced_lost rack)" "$(grew rack_losses)"
+		t_check "tracepoint mroce_sr_loss: $(traced_lost tlp) probes, tlp_probes +$(grew tlp_probes)" \
+			near "$(traced_lost tlp)" "$(grew tlp_probes)"
+		t_check "tracepoint mroce_sr_rto: $(traced mroce_sr_rto) events, rto_fires +$(grew rto_fires)" \
+			near "$(traced mroce_sr_rto)" "$(grew rto_fires)"
+	elif [ "$ops" = write ]; then
+		echo "# SKIP tracepoints: no tracefs with events/metaroce"
+	fi
 done
 t_check "metaroce mode, loss 3%: requests resent selectively ($sack)" \
 	[ "$sack" -gt 0 ]
 t_check "metaroce mode, loss 3%: requests held ahead of a hole ($ooo)" \
 	[ "$ooo" -gt 0 ]
 t_check "metaroce mode, loss 3%: no NAK sent ($naks)" [ "$naks" -eq 0 ]
+t_check "metaroce mode, loss 3%: SEND and WRITE packets placed on arrival ($placed)" \
+	[ "$placed" -gt 0 ]
+
+# ---- the rest of the matrix: every kind of request at once
+for imp in "loss 0.1%" "loss 1%" "loss 10%" "corrupt 2%" \
+	   "delay 200us 150us distribution normal"; do
+	# shellcheck disable=SC2086 # the impairment is netem's words
+	run "metaroce mode, $imp" write,send,read,atomic metaroce $imp
+	t_check "metaroce mode, $imp: no NAK sent ($(grew tx_naks))" \
+		[ "$(grew tx_naks)" -eq 0 ]
+done
 
 # ---- reordering and duplication
 ooo=0 naks=0
