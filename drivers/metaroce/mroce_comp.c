@@ -171,6 +171,97 @@ static bool mroce_comp_read_pos_ok(u32 flags, u32 k, u32 n, u32 base)
 	return flags & mroce_pos_flag(mroce_pos(k, n));
 }
 
+/*
+ * A READ response of a selective window past the hole at @expect
+ * (MROCE_REQWIN_READ_AHEAD): placed now, by its PSN's offset in the READ,
+ * and noted, so that it counts once the hole is filled
+ * (mroce_comp_read_walk()).  0, or -ERANGE when it is too far ahead to be
+ * noted or belongs to another READ than the one with the hole (dropped:
+ * the READ asked again brings it).
+ */
+static int mroce_comp_read_ahead(struct mroce_dpqp *dp, struct mroce_swqe *s,
+				 struct mroce_rxpkt *pkt, u32 expect, u32 off,
+				 u32 want)
+{
+	struct mroce_rd_map *m = &dp->rd_map;
+	u32 psn = pkt->hdr.bth.psn, i;
+
+	if (!m->n) {
+		m->first = s->first_psn;
+		m->base = expect;
+	} else if (m->first != s->first_psn) {
+		return -ERANGE;
+	}
+	i = mroce_psn_dist(m->base, psn);
+	if (mroce_psn_before(psn, m->base) || i >= MROCE_RD_MAP_BITS)
+		return -ERANGE;
+	if (test_bit(i, m->map)) {
+		mroce_count(dp->mdev, MROCE_CNT_RX_DUPS);
+		return 0;
+	}
+	if (want && mroce_sge_place(dp, mroce_swqe_sges(s), s->wqe.num_sge,
+				    off, pkt, want))
+		s->status = IB_WC_LOC_PROT_ERR;
+	__set_bit(i, m->map);
+	m->n++;
+	mroce_count(dp->mdev, MROCE_CNT_OOO_PLACED);
+	return 0;
+}
+
+/*
+ * Forget that the response at @psn was placed ahead, if it was: it came
+ * again in its turn.
+ */
+static void mroce_comp_read_unnote(struct mroce_dpqp *dp, u32 psn)
+{
+	struct mroce_rd_map *m = &dp->rd_map;
+	u32 i = mroce_psn_dist(m->base, psn);
+
+	if (m->n && !mroce_psn_before(psn, m->base) &&
+	    i < MROCE_RD_MAP_BITS && __test_and_clear_bit(i, m->map))
+		m->n--;
+}
+
+/*
+ * The response READ @s expected came: count the ones placed ahead of it
+ * that follow in PSN order.  If some remain past a new hole, that hole's
+ * reorder window starts.
+ */
+static void mroce_comp_read_walk(struct mroce_dpqp *dp, struct mroce_swqe *s,
+				 u64 now)
+{
+	struct mroce_rd_map *m = &dp->rd_map;
+	struct mroce_reqwin_res res;
+	u32 psn, i;
+
+	if (!m->n || m->first != s->first_psn)
+		return;
+	while (m->n && !s->done) {
+		psn = mroce_psn_add(s->first_psn, s->rd_done);
+		i = mroce_psn_dist(m->base, psn);
+		if (i >= MROCE_RD_MAP_BITS || !test_bit(i, m->map))
+			break;
+		mroce_reqwin_on_read_resp(&dp->win, psn, psn, now, &res);
+		if (res.verdict != MROCE_REQWIN_ACKED)
+			break;
+		__clear_bit(i, m->map);
+		m->n--;
+		if (++s->rd_done == s->npsn)
+			s->done = true;
+	}
+	if (s->done) {
+		memset(m, 0, sizeof(*m));
+		return;
+	}
+	if (m->n) {
+		i = find_first_bit(m->map, MROCE_RD_MAP_BITS);
+		mroce_reqwin_on_read_resp(&dp->win, mroce_psn_add(m->base, i),
+					  mroce_psn_add(s->first_psn,
+							s->rd_done),
+					  now, &res);
+	}
+}
+
 static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 				 struct mroce_rxpkt *pkt, u64 now)
 {
@@ -179,7 +270,8 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 	struct mroce_swqe *s;
 
 	s = mroce_comp_find(dp, psn);
-	if (!s || s->wqe.opcode != IB_WR_RDMA_READ || s->done) {
+	if (!s || s->wqe.opcode != IB_WR_RDMA_READ || s->done ||
+	    (dp->rd_map.n && dp->rd_map.first != s->first_psn)) {
 		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
 		return;
 	}
@@ -196,7 +288,7 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 	k = mroce_psn_dist(s->first_psn, psn);
 	off = k * dp->pmtu;
 	want = min(dp->pmtu, s->length - off);
-	if (psn == expect &&
+	if ((psn == expect || dp->win.selective) &&
 	    (pkt->lo.pay_len != want ||
 	     !mroce_comp_read_pos_ok(pkt->lo.op->flags, k, s->npsn,
 				     s->rd_base))) {
@@ -211,8 +303,14 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 		if (want && mroce_sge_place(dp, mroce_swqe_sges(s),
 					    s->wqe.num_sge, off, pkt, want))
 			s->status = IB_WC_LOC_PROT_ERR;
+		mroce_comp_read_unnote(dp, psn);
 		if (++s->rd_done == s->npsn)
 			s->done = true;
+		mroce_comp_read_walk(dp, s, now);
+		break;
+	case MROCE_REQWIN_READ_AHEAD:
+		if (mroce_comp_read_ahead(dp, s, pkt, expect, off, want))
+			mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
 		break;
 	case MROCE_REQWIN_RETRY:
 		mroce_req_lost(dp, res.psn);
@@ -410,9 +508,10 @@ void mroce_comp_timer(struct mroce_dpqp *dp)
 	lockdep_assert_held(&dp->run_lock);
 	mroce_reqwin_on_timer(&dp->win, mroce_dp_now(dp), &res);
 	mroce_comp_sr_count(dp, &was, &res);
-	/* the Local ACK Timeout, not a selective window's RTO */
+	/* the Local ACK Timeout, not a selective window's RTO or READ hole */
 	if ((res.verdict == MROCE_REQWIN_RETRY &&
-	     dp->win.st.rto_fires == was.rto_fires) ||
+	     dp->win.st.rto_fires == was.rto_fires &&
+	     dp->win.st.read_holes == was.read_holes) ||
 	    res.verdict == MROCE_REQWIN_RETRY_EXCEEDED) {
 		mroce_count(dp->mdev, MROCE_CNT_LOCAL_ACK_TIMEOUT);
 		trace_mroce_local_ack_timeout(dp->qp->ibqp.qp_num, res.psn,

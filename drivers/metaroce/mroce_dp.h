@@ -102,6 +102,20 @@ struct mroce_resp_msg {
 	bool uc_drop;		/* UC: drop until the next FIRST or ONLY */
 };
 
+/*
+ * READ responses of a selective window that came past a hole, placed
+ * (mroce_comp.c): bit i is response PSN @base + i, of the READ whose first
+ * PSN is @first; @n bits are set.
+ */
+#define MROCE_RD_MAP_BITS	256
+
+struct mroce_rd_map {
+	u32 first;
+	u32 base;
+	u32 n;
+	DECLARE_BITMAP(map, MROCE_RD_MAP_BITS);
+};
+
 /* Slots of the responder's ring of requests held ahead of their turn. */
 #define MROCE_HOLD_SLOTS	MROCE_SACK_BITS
 
@@ -211,6 +225,7 @@ enum mroce_task_flags {
  * @req_msn: receive-consuming messages started (MSGH message numbers)
  * @peer_ts: newest MXH timestamp received from the peer, which the
  *	requests echo (0: none)
+ * @rd_map: READ responses placed past a hole (selective windows)
  * @rwin: responder PSN window
  * @res: responder resources (max_dest_rd_atomic of them)
  * @msg: responder message in progress
@@ -256,6 +271,7 @@ struct mroce_dpqp {
 	u32 pkts_noack;
 	u32 req_msn;
 	u32 peer_ts;
+	struct mroce_rd_map rd_map;
 	u32 next_psn_ud;
 	bool req_failed;
 

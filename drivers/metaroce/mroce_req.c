@@ -54,6 +54,7 @@ void mroce_req_reset(struct mroce_dpqp *dp)
 	dp->pkts_noack = 0;
 	dp->req_msn = 0;
 	dp->peer_ts = 0;
+	memset(&dp->rd_map, 0, sizeof(dp->rd_map));
 	dp->rd_gap = false;
 	dp->req_failed = false;
 	memset(&dp->win, 0, sizeof(dp->win));

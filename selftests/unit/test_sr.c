@@ -365,6 +365,101 @@ TEST(sr_late_first_copy)
 	EXPECT_EQ(w.st.spurious, 1);
 }
 
+/*
+ * READ responses that overtake one are kept, not answered by asking the
+ * READ again at once: the hole gets a reorder window, and when it fills
+ * in time the lateness is reordering measured; when it does not, the READ
+ * is asked again from the hole.
+ */
+TEST(sr_read_responses_reordered)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 1000000, at;
+	u32 psn, wqe;
+
+	sr_setup(&w, 0);
+	mroce_rtt_sample(&w.rtt, 100 * US);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 8, t, 0, &psn), 0);	/* READ 0..7 */
+	mroce_reqwin_on_read_resp(&w, 0, 0, t + 100 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	/* 2 overtakes 1: kept, the hole at 1 waits */
+	mroce_reqwin_on_read_resp(&w, 2, 1, t + 101 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
+	EXPECT_TRUE(res.at > t + 101 * US);
+	EXPECT_EQ(w.una, 1);
+	EXPECT_EQ(w.retry_left, 2);
+	EXPECT_TRUE(mroce_reqwin_next_event(&w, &at));
+	EXPECT_TRUE(at <= res.at);
+	/* 1 comes 20 us later: no retry, reordering of 20 us measured */
+	mroce_reqwin_on_read_resp(&w, 1, 1, t + 121 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	EXPECT_FALSE(w.rd_hole);
+	EXPECT_TRUE(w.rack.reordered);
+	EXPECT_EQ(w.rack.extent, 20 * US);
+	mroce_reqwin_on_read_resp(&w, 2, 2, t + 121 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	EXPECT_EQ(w.una, 3);
+	/* 5 comes, 3 never does: at the deadline the READ is asked again */
+	mroce_reqwin_on_read_resp(&w, 5, 3, t + 130 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
+	at = res.at;
+	/* at least the measured reordering */
+	EXPECT_TRUE(at >= t + 150 * US);
+	mroce_reqwin_on_timer(&w, at - 1, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_NOT_DUE);
+	EXPECT_EQ(res.at, at);
+	mroce_reqwin_on_timer(&w, at, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
+	EXPECT_EQ(res.psn, 3);
+	EXPECT_EQ(w.st.read_holes, 1);
+	EXPECT_EQ(w.st.rto_fires, 0);
+	EXPECT_FALSE(w.rd_hole);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 1);	/* the READ, from 3 on */
+	/* 3 comes after all, before the READ is asked again: not taken */
+	mroce_reqwin_on_read_resp(&w, 3, 3, at + 1, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_STALE);
+	EXPECT_EQ(w.una, 3);
+	EXPECT_EQ(mroce_reqwin_resend(&w, at + 2, &psn, &wqe), true);
+	EXPECT_EQ(psn, 3);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 3, 5, at + 2), 0);
+	mroce_reqwin_on_read_resp(&w, 3, 3, at + 100 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	EXPECT_EQ(w.una, 4);
+}
+
+/*
+ * A tail-loss probe whose unit had arrived (its ACK was only slow) is a
+ * spurious resend, but no sign of reordering: the window stays narrow.
+ */
+TEST(sr_needless_probe_keeps_window)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 5000;
+
+	sr_setup(&w, 0);
+	mroce_rtt_sample(&w.rtt, 100 * US);
+	sr_send(&w, 2, t);
+	mroce_reqwin_on_timer(&w, t + 200 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_LOSS);
+	EXPECT_EQ(res.psn, 1);
+	EXPECT_EQ(sr_resend_all(&w, t + 200 * US), 1);
+	/* the receiver had 1: its ACK echoes the probe, D set */
+	{
+		struct mroce_sr_ack a = {
+			.psn = 1, .syndrome = ACK, .dup = true,
+			.rtt = 50 * US,
+		};
+		EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, t + 250 * US, &res),
+			  0);
+	}
+	EXPECT_EQ(w.st.spurious, 1);
+	EXPECT_EQ(w.rack.mult, 1);
+	EXPECT_FALSE(w.rack.reordered);
+	EXPECT_EQ(w.una, 2);
+}
+
 TEST(sr_tail_probe_then_rto)
 {
 	struct mroce_reqwin w;

@@ -20,6 +20,7 @@ static const char * const mroce_reqwin_verdict_names[] = {
 	[MROCE_REQWIN_RETRY_EXCEEDED]	= "retry-exceeded",
 	[MROCE_REQWIN_RNR_EXCEEDED]	= "rnr-exceeded",
 	[MROCE_REQWIN_LOSS]		= "loss",
+	[MROCE_REQWIN_READ_AHEAD]	= "read-ahead",
 };
 
 const char *mroce_reqwin_verdict_name(enum mroce_reqwin_verdict v)
@@ -154,7 +155,7 @@ int mroce_reqwin_resent(struct mroce_reqwin *w, u32 psn, u32 npsn, u64 now)
 	if (err)
 		return err;
 	if (w->selective)
-		mroce_sr_resent(w, now, prev);
+		mroce_sr_resent(w, psn, now, prev);
 	mroce_reqwin_out(w, now);
 	return 0;
 }
@@ -210,8 +211,8 @@ u32 mroce_reqwin_advance(struct mroce_reqwin *w, u32 psn, u64 now)
 	return acked;
 }
 
-static void mroce_reqwin_retry(struct mroce_reqwin *w, u32 psn, u64 now,
-			       struct mroce_reqwin_res *res)
+void mroce_reqwin_retry(struct mroce_reqwin *w, u32 psn, u64 now,
+			struct mroce_reqwin_res *res)
 {
 	res->psn = psn;
 	if (!w->retry_left) {
@@ -305,7 +306,10 @@ int mroce_reqwin_on_aeth(struct mroce_reqwin *w, u32 psn, u8 syndrome,
  * A READ response implicitly acknowledges all earlier requests (IBTA
  * 9.7.5.1.x C9-116).  A response past @expect means responses were lost:
  * the READ is resent from @expect (IBTA 9.7.5.2.x o9-30), counted against
- * the retry count like a NAK sequence error.
+ * the retry count like a NAK sequence error.  A selective window waits a
+ * reorder window first (MROCE_REQWIN_READ_AHEAD, mroce_sr_read_ahead()):
+ * the caller keeps such responses and feeds them in PSN order once the
+ * hole is filled.
  */
 void mroce_reqwin_on_read_resp(struct mroce_reqwin *w, u32 psn, u32 expect,
 			       u64 now, struct mroce_reqwin_res *res)
@@ -319,10 +323,23 @@ void mroce_reqwin_on_read_resp(struct mroce_reqwin *w, u32 psn, u32 expect,
 	    !mroce_psn_in_window(expect, w->una, inflight) ||
 	    mroce_psn_before(psn, expect))
 		return;
+	/*
+	 * The READ was found lost and is to be asked again from a PSN at or
+	 * before this one: the request not yet resent will bring it.  Taking
+	 * it would move una past the unit to resend.
+	 */
+	if (mroce_sb_at(&w->sb, psn)->state == MROCE_SB_LOST)
+		return;
 	if (psn == mroce_psn(expect)) {
+		if (w->selective)
+			mroce_sr_read_filled(w, psn, now);
 		res->acked = mroce_reqwin_advance(w, mroce_psn_add(psn, 1),
 						  now);
 		res->verdict = MROCE_REQWIN_ACKED;
+		return;
+	}
+	if (w->selective) {
+		mroce_sr_read_ahead(w, mroce_psn(expect), now, res);
 		return;
 	}
 	res->acked = mroce_reqwin_advance(w, mroce_psn(expect), now);

@@ -53,6 +53,7 @@ struct mroce_sr_stats {
 	u64 tlp_probes;		/* tail-loss probes */
 	u64 rto_fires;		/* RTT-based timeouts */
 	u64 spurious;		/* resends the receiver already had */
+	u64 read_holes;		/* READ re-asked after a hole's window */
 	u64 sacked;		/* units selectively acknowledged */
 };
 
@@ -78,6 +79,10 @@ struct mroce_reqwin {
 	u32 recover;
 	u64 rec_at;
 	u64 reo_at;		/* RACK's reorder deadline, 0 if none */
+	bool rd_hole;		/* READ responses came past rd_hole_psn */
+	u32 rd_hole_psn;
+	u64 rd_hole_since;	/* when the first of them came */
+	u64 rd_hole_at;		/* when the hole counts as lost */
 	u64 ack_delay;
 	struct mroce_rtt rtt;
 	struct mroce_rack rack;
@@ -85,6 +90,9 @@ struct mroce_reqwin {
 	u8 rtx_hist_i;
 	u64 rtx_hist[MROCE_SR_HIST];	/* when the last resends went out */
 	u64 rtx_prev[MROCE_SR_HIST];	/* and when their units went before */
+	u32 rtx_probe;			/* bit i: resend i was a probe */
+	bool probe_due;			/* the next resend of probe_psn is */
+	u32 probe_psn;			/* the tail-loss probe */
 };
 
 /* An ACK of a selective-repeat QP: cumulative point plus SACK bitmap. */
@@ -111,6 +119,9 @@ enum mroce_reqwin_verdict {
 	MROCE_REQWIN_RETRY_EXCEEDED,	/* retry count spent: QP to error */
 	MROCE_REQWIN_RNR_EXCEEDED,	/* RNR retry count spent */
 	MROCE_REQWIN_LOSS,		/* selective: units lost, first .psn */
+	MROCE_REQWIN_READ_AHEAD,	/* selective: a READ response past a
+					 * hole: keep it; the hole is lost
+					 * at .at unless filled */
 	MROCE_NUM_REQWIN_VERDICTS,
 };
 
@@ -146,9 +157,14 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 
 /* Shared by mroce_reqwin.c and mroce_sr.c only. */
 u32 mroce_reqwin_advance(struct mroce_reqwin *w, u32 psn, u64 now);
+void mroce_reqwin_retry(struct mroce_reqwin *w, u32 psn, u64 now,
+			struct mroce_reqwin_res *res);
 void mroce_sr_init(struct mroce_reqwin *w, const struct mroce_reqwin_cfg *cfg);
 void mroce_sr_out(struct mroce_reqwin *w, u64 now);
-void mroce_sr_resent(struct mroce_reqwin *w, u64 now, u64 prev);
+void mroce_sr_resent(struct mroce_reqwin *w, u32 psn, u64 now, u64 prev);
+void mroce_sr_read_ahead(struct mroce_reqwin *w, u32 expect, u64 now,
+			 struct mroce_reqwin_res *res);
+void mroce_sr_read_filled(struct mroce_reqwin *w, u32 psn, u64 now);
 void mroce_sr_progress(struct mroce_reqwin *w, u64 now);
 void mroce_sr_on_timer(struct mroce_reqwin *w, u64 now,
 		       struct mroce_reqwin_res *res);

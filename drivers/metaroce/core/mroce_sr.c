@@ -99,16 +99,22 @@ static void mroce_sr_rack(struct mroce_reqwin *w, u64 now,
 }
 
 /*
- * A unit sent at @prev went out again at @now: remember both, for
- * mroce_sr_resent_at().
+ * The unit at @psn, sent at @prev, went out again at @now: remember both,
+ * and whether it was the tail-loss probe, for mroce_sr_resent_at().
  */
-void mroce_sr_resent(struct mroce_reqwin *w, u64 now, u64 prev)
+void mroce_sr_resent(struct mroce_reqwin *w, u32 psn, u64 now, u64 prev)
 {
 	u32 i = w->rtx_hist_i++ % MROCE_SR_HIST;
 
+	BUILD_BUG_ON(MROCE_SR_HIST > 32);
 	w->st.sack_retransmits++;
 	w->rtx_hist[i] = now;
 	w->rtx_prev[i] = prev;
+	w->rtx_probe &= ~(1U << i);
+	if (w->probe_due && psn == w->probe_psn) {
+		w->rtx_probe |= 1U << i;
+		w->probe_due = false;
+	}
 }
 
 /* How a duplicate arrival relates to the resends (mroce_sr_resent_at()). */
@@ -116,6 +122,8 @@ enum mroce_sr_dup {
 	MROCE_SR_DUP_NONE,	/* a copy the network made */
 	MROCE_SR_DUP_RESEND,	/* a resend arrived after an earlier copy */
 	MROCE_SR_DUP_LATE,	/* an earlier copy arrived after a resend */
+	MROCE_SR_DUP_PROBE,	/* a tail-loss probe arrived after an
+				 * earlier copy (only its ACK was late) */
 };
 
 /*
@@ -136,7 +144,8 @@ static enum mroce_sr_dup mroce_sr_resent_at(struct mroce_reqwin *w,
 		if (w->rtx_hist[i] == sent) {
 			w->rtx_hist[i] = 0;
 			w->rtx_prev[i] = 0;
-			return MROCE_SR_DUP_RESEND;
+			return w->rtx_probe & (1U << i) ? MROCE_SR_DUP_PROBE :
+							 MROCE_SR_DUP_RESEND;
 		}
 	}
 	for (i = 0; i < MROCE_SR_HIST; i++) {
@@ -229,7 +238,7 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 	enum mroce_aeth_kind kind = mroce_aeth_kind(a->syndrome);
 	u32 next = mroce_psn_add(a->psn, 1), sacked;
 	enum mroce_sr_dup dup;
-	bool spurious = false;
+	bool spurious = false, widen = true;
 	u64 karn = 0;
 
 	if (a->words > MROCE_SR_ACK_WORDS || (a->words && !a->map))
@@ -255,6 +264,11 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 	} else if (a->dup) {
 		dup = mroce_sr_resent_at(w, now - a->rtt);
 		spurious = dup != MROCE_SR_DUP_NONE;
+		/*
+		 * A probe that was not needed says the ACK was slow, not
+		 * that the path reorders (RFC 8985 section 7.4).
+		 */
+		widen = dup != MROCE_SR_DUP_PROBE;
 		/* the late copy's RTT measures the reordering */
 		if (dup == MROCE_SR_DUP_LATE)
 			mroce_rack_late(&w->rack, &w->rtt, a->rtt);
@@ -267,7 +281,8 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 	w->st.sacked += sacked;
 	if (spurious) {
 		w->st.spurious++;
-		mroce_rack_spurious(&w->rack);
+		if (widen)
+			mroce_rack_spurious(&w->rack);
 	}
 	if (sacked && !res->acked)
 		mroce_sr_progress(w, now);
@@ -275,6 +290,69 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 		res->verdict = MROCE_REQWIN_ACKED;
 	mroce_sr_rack(w, now, res);
 	return 0;
+}
+
+/**
+ * mroce_sr_read_ahead() - a READ response came past the one expected
+ * @w: the window (selective)
+ * @expect: the response PSN the READ waits for
+ * @now: current time
+ * @res: MROCE_REQWIN_READ_AHEAD, with the hole's deadline in .at
+ *
+ * READ responses reorder like requests: the ones between may only be late.
+ * The caller keeps the response; the hole at @expect counts as lost (the
+ * READ is asked again from it) only if it is still open after a reorder
+ * window: RACK's, at least twice the RTT variation and a quarter of the
+ * minimum RTT, at most SRTT.
+ */
+void mroce_sr_read_ahead(struct mroce_reqwin *w, u32 expect, u64 now,
+			 struct mroce_reqwin_res *res)
+{
+	u64 wait;
+
+	if (!w->rd_hole || w->rd_hole_psn != expect) {
+		wait = max_t(u64, 2 * w->rtt.rttvar, w->rtt.min_rtt / 4);
+		if (w->rtt.srtt)
+			wait = min_t(u64, wait, w->rtt.srtt);
+		wait = max_t(u64, wait, MROCE_RTT_GRANULARITY_NS);
+		wait = max_t(u64, wait, mroce_rack_reo_wnd(&w->rack, &w->rtt,
+							    w->sb.sacked));
+		w->rd_hole = true;
+		w->rd_hole_psn = expect;
+		w->rd_hole_since = now;
+		w->rd_hole_at = now + wait;
+	}
+	res->verdict = MROCE_REQWIN_READ_AHEAD;
+	res->at = w->rd_hole_at;
+}
+
+/*
+ * The READ response at @psn came: if it filled the hole in time, it was
+ * late by as much as the responses after it came earlier, which is
+ * reordering measured.
+ */
+void mroce_sr_read_filled(struct mroce_reqwin *w, u32 psn, u64 now)
+{
+	if (!w->rd_hole || psn != w->rd_hole_psn)
+		return;
+	w->rd_hole = false;
+	w->rack.reordered = true;
+	if (now - w->rd_hole_since > w->rack.extent)
+		w->rack.extent = now - w->rd_hole_since;
+}
+
+/* The READ hole's window passed: ask the READ again from the hole. */
+static void mroce_sr_read_lost(struct mroce_reqwin *w, u64 now,
+			       struct mroce_reqwin_res *res)
+{
+	u32 hole = w->rd_hole_psn;
+
+	w->rd_hole = false;
+	if (!mroce_psn_in_window(hole, w->una, mroce_reqwin_inflight(w)))
+		return;
+	w->st.read_holes++;
+	res->acked = mroce_reqwin_advance(w, hole, now);
+	mroce_reqwin_retry(w, hole, now, res);
 }
 
 /* The last unit in flight that the receiver has not reported. */
@@ -305,6 +383,11 @@ void mroce_sr_on_timer(struct mroce_reqwin *w, u64 now,
 {
 	u32 head;
 
+	if (w->rd_hole && now >= w->rd_hole_at) {
+		mroce_sr_read_lost(w, now, res);
+		if (res->verdict != MROCE_REQWIN_NONE)
+			return;
+	}
 	if (w->reo_at && now >= w->reo_at)
 		mroce_sr_rack(w, now, res);
 	if (res->verdict == MROCE_REQWIN_LOSS)
@@ -313,6 +396,8 @@ void mroce_sr_on_timer(struct mroce_reqwin *w, u64 now,
 		if (!w->tlp_out && mroce_sr_last(w, &head)) {
 			w->tlp_out = true;
 			w->st.tlp_probes++;
+			w->probe_due = true;
+			w->probe_psn = head;
 			mroce_sr_lost(w, mroce_sb_lose_unit(&w->sb, head),
 				      res);
 		} else {
@@ -352,6 +437,10 @@ bool mroce_sr_next_event(const struct mroce_reqwin *w, u64 *at)
 	}
 	if (w->reo_at && (!any || w->reo_at < t)) {
 		t = w->reo_at;
+		any = true;
+	}
+	if (w->rd_hole && (!any || w->rd_hole_at < t)) {
+		t = w->rd_hole_at;
 		any = true;
 	}
 	if (any)
