@@ -89,10 +89,10 @@ RROWS=(
 # (UDP destination port 4791), leaving ARP and perftest's TCP exchange
 # alone, on both ends of the veth; it is installed just before each run
 # and removed after it.  Rows are named "matrix OP 64 KiB, IMPAIRMENT";
-# MROCE_T_BENCH_MATRIX_RUNS rounds (default 3), MROCE_T_BENCH_MATRIX_SECS
+# MROCE_T_BENCH_MATRIX_RUNS rounds (default 2), MROCE_T_BENCH_MATRIX_SECS
 # seconds per run (default 2), MROCE_T_BENCH_MATRIX=0 leaves it out, and
 # an MROCE_T_BENCH_ONLY that matches only matrix rows runs the matrix alone.
-MRUNS=${MROCE_T_BENCH_MATRIX_RUNS:-3}
+MRUNS=${MROCE_T_BENCH_MATRIX_RUNS:-2}
 MSECS=${MROCE_T_BENCH_MATRIX_SECS:-2}
 MRAW=$OUT/bench-matrix-raw.txt
 MSTACKS=(rxe metaroce-roce metaroce)
