@@ -512,6 +512,8 @@ why_failed() {
 # is measured) times 64 KiB, in MiB/s like perftest's "MB/sec": perftest's
 # own figure comes from a CPU clock it estimates at start-up, which under
 # TCG on a busy host often fails and reads 0.00 (kept, for comparison).
+# The run's logs: bench-logs/matrix-STACK-OP-IMPAIRMENT-ROUND.{client,
+# server,counters.txt}, the last with the change of every device counter.
 mrun() {
 	local stack=$1 name op imp log spid crc src
 	IFS='|' read -r name op imp <<<"$2"
@@ -564,6 +566,9 @@ mrun() {
 					c("rack_losses"), c("tlp_probes"), c("rto_fires"),
 					pbw, why
 		}' "$log.stats0" "$log.stats1" "$log.client"
+	# Every counter's change, both devices summed, for a closer look.
+	awk 'FILENAME == ARGV[1] { a[$1] = $2; next } { print $1, $2 - a[$1] }' \
+		"$log.stats0" "$log.stats1" | sort >"$log.counters.txt"
 	rm -f "$log.stats0" "$log.stats1"
 }
 
