@@ -6,7 +6,11 @@
 # by side); the table lands in bench/results.md.
 #   BENCH_RUNS=N   rounds (default 5), each figure is the median
 #   BENCH_ONLY=RE  only the rows whose name matches RE (development: the
-#                  table stays in build/vm/bench, bench/results.md is kept)
+#                  table stays in build/vm/bench, bench/results.md is kept);
+#                  the loss matrix's rows are "matrix OP 64 KiB, IMPAIRMENT",
+#                  so BENCH_ONLY=^matrix runs the matrix alone
+#   BENCH_MATRIX_RUNS=N  rounds of the loss matrix (default 2)
+#   BENCH_MATRIX=0 leaves the loss matrix out
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -22,17 +26,26 @@ fi
 export MROCE_T_BENCH_RUNS=${BENCH_RUNS:-5}
 export MROCE_T_BENCH_LOAD=$load
 export MROCE_T_BENCH_ONLY=${BENCH_ONLY:-}
+export MROCE_T_BENCH_MATRIX_RUNS=${BENCH_MATRIX_RUNS:-2}
+export MROCE_T_BENCH_MATRIX=${BENCH_MATRIX:-1}
 rc=0
 tools/vm/run.sh --name bench --timeout "${BENCH_TIMEOUT:-3600}" -- \
 	tools/bench/bench_guest.sh || rc=$?
 res=build/vm/bench/bench-results.md
 if [ -s "$res" ] && [ -n "${BENCH_ONLY:-}" ]; then
+	grep -q '^## Loss and reordering' "$res" &&
+		tools/bench/chart_loss.sh "$res" build/vm/bench/results-loss.png
 	echo "bench: partial table in $res (bench/results.md left as it was)"
 elif [ -s "$res" ]; then
 	mkdir -p bench
 	cp "$res" bench/results.md
 	if tools/bench/chart.sh bench/results.md bench/results.png; then
 		printf '\nChart of the ratios: [results.png](results.png).\n' \
+			>>bench/results.md
+	fi
+	if grep -q '^## Loss and reordering' bench/results.md &&
+		tools/bench/chart_loss.sh bench/results.md bench/results-loss.png; then
+		printf '\nChart of the loss matrix: [results-loss.png](results-loss.png).\n' \
 			>>bench/results.md
 	fi
 	echo "bench: results in bench/results.md (logs in build/vm/bench)"

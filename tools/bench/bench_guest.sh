@@ -81,6 +81,32 @@ RROWS=(
 	"ib_write_lat 2 B|ib_write_lat|2|2000|lat|1"
 )
 
+# The loss and reorder matrix (issue 13): 64 KiB WRITE, READ and SEND for
+# a fixed time (perftest -D, so that a stack that collapses cannot stall
+# the bench) under each impairment, on rdma_rxe, on MetaRoCE with policy
+# roce on both devices (stack "metaroce-roce": go-back-N) and on MetaRoCE
+# in metaroce mode (selective repeat).  netem impairs only RoCE packets
+# (UDP destination port 4791), leaving ARP and perftest's TCP exchange
+# alone, on both ends of the veth; it is installed just before each run
+# and removed after it.  Rows are named "matrix OP 64 KiB, IMPAIRMENT";
+# MROCE_T_BENCH_MATRIX_RUNS rounds (default 2), MROCE_T_BENCH_MATRIX_SECS
+# seconds per run (default 2), MROCE_T_BENCH_MATRIX=0 leaves it out, and
+# an MROCE_T_BENCH_ONLY that matches only matrix rows runs the matrix alone.
+MRUNS=${MROCE_T_BENCH_MATRIX_RUNS:-2}
+MSECS=${MROCE_T_BENCH_MATRIX_SECS:-2}
+MRAW=$OUT/bench-matrix-raw.txt
+MSTACKS=(rxe metaroce-roce metaroce)
+IMPS=("clean" "loss 0.1%" "loss 1%" "loss 5%" "loss 10%" "delay 1ms"
+	"delay 1ms reorder 25% 50%")
+MROWS=()
+for op in ib_write_bw ib_read_bw ib_send_bw; do
+	for imp in "${IMPS[@]}"; do
+		MROWS+=("matrix $op 64 KiB, $imp|$op|$imp")
+	done
+done
+[ "${MROCE_T_BENCH_MATRIX:-1}" = 0 ] && MROWS=()
+: >"$MRAW"
+
 die() { echo "bench: $*" >&2; exit 1; }
 
 # only_rows NAME: keep the rows of array NAME that MROCE_T_BENCH_ONLY matches.
@@ -96,7 +122,9 @@ only_rows() {
 
 if [ -n "${MROCE_T_BENCH_ONLY:-}" ]; then
 	only_rows ROWS
-	[ ${#ROWS[@]} -gt 0 ] || die "no row matches '$MROCE_T_BENCH_ONLY'"
+	only_rows MROWS
+	[ ${#ROWS[@]} -gt 0 ] || [ ${#MROWS[@]} -gt 0 ] ||
+		die "no row matches '$MROCE_T_BENCH_ONLY'"
 	only_rows ZROWS
 	only_rows CROWS
 	only_rows RROWS
@@ -361,8 +389,12 @@ insmod "$ROOT/metaroce.ko" 2>/dev/null || lsmod | grep -q '^metaroce ' ||
 	die "cannot load metaroce.ko"
 wire_up || die "cannot build the veth topology"
 
+# Only matrix rows asked for: no main rows, nor what goes with them.
+MAIN=1
+[ ${#ROWS[@]} -gt 0 ] || MAIN=0
+
 start=$(date +%s)
-for round in $(seq "$RUNS"); do
+for round in $(seq $((RUNS * MAIN))); do
 	for stack in rxe metaroce; do
 		stack_up $stack || die "cannot set up $stack"
 		for row in "${ROWS[@]}"; do
@@ -399,11 +431,311 @@ for round in $(seq "$RUNS"); do
 done
 elapsed=$(($(date +%s) - start))
 
+# impair IMPAIRMENT: netem IMPAIRMENT ("clean": none) on the RoCE packets
+# leaving either end of the veth.  A prio qdisc sends everything to its
+# second band except UDP destination port 4791, which a u32 filter steers
+# to the third, where netem sits; so ARP and the TCP connection perftest
+# exchanges its parameters over are never lost or delayed.  One tc
+# process for all of it: under TCG every process started costs a good
+# fraction of a second.
+impair() {
+	local d
+	[ "$1" = clean ] && return 0
+	for d in bva bvb; do
+		echo "qdisc replace dev $d root handle 1: prio bands 3" \
+			"priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1"
+		echo "qdisc replace dev $d parent 1:3 handle 30: netem $1"
+		echo "filter add dev $d parent 1: protocol ip prio 1 u32" \
+			"match ip protocol 17 0xff match ip dport 4791 0xffff flowid 1:3"
+	done | tc -batch -
+}
+
+unimpair() {
+	printf 'qdisc del dev %s root\n' bva bvb | tc -force -batch - >/dev/null 2>&1
+	return 0
+}
+
+# listening PORT: a TCP socket listens on PORT (read from /proc, to start
+# no process).
+listening() {
+	local hex f _sl addr _rem st _rest
+	printf -v hex ':%04X' "$1"
+	for f in /proc/net/tcp /proc/net/tcp6; do
+		while read -r _sl addr _rem st _rest; do
+			[ "$st" = 0A ] && [ "${addr: -5}" = "$hex" ] && return 0
+		done <"$f"
+	done
+	return 1
+}
+
+# stats: the port counters of both devices (rdma statistic, one process
+# for all links), summed by name, one "NAME VALUE" line each.
+stats() {
+	rdma statistic show 2>/dev/null | tr -s ' \t' '\n' |
+		awk -v a="$DA/1" -v b="$DB/1" '
+		p == "link" { cur = $1 }
+		(cur == a || cur == b) && p ~ /^[a-z_]+$/ && $1 ~ /^[0-9]+$/ {
+			n[p] += $1
+		}
+		{ p = $1 }
+		END { for (k in n) print k, n[k] }'
+}
+
+# why_failed LOG RC_CLIENT RC_SERVER: one line saying why a run failed.
+why_failed() {
+	local st
+	if [ "$2" = 124 ] || [ "$3" = 124 ]; then
+		echo "timed out"
+		return
+	fi
+	# perftest: "Failed status 12: wr_id ..." (enum ibv_wc_status)
+	st=$(grep -ho 'Failed status [0-9]*' "$1.client" "$1.server" | head -n 1)
+	case ${st##* } in
+	5) echo "WR_FLUSH_ERR" ;;
+	9) echo "REM_INV_REQ_ERR" ;;
+	10) echo "REM_ACCESS_ERR" ;;
+	11) echo "REM_OP_ERR" ;;
+	12) echo "RETRY_EXC_ERR" ;;
+	13) echo "RNR_RETRY_EXC_ERR" ;;
+	"") grep -hiE -m 1 'error|fail|couldn|unable|exceed' \
+		"$1.client" "$1.server" | head -n 1 | tr -s ' \t|' ' ' |
+		cut -c 1-60 | grep . || echo "client exit $2, server exit $3" ;;
+	*) echo "WC status ${st##* }" ;;
+	esac
+}
+
+# mrun STACK ROW ROUND: one run of the matrix, as "MB/s|messages|tx
+# packets|retry events|selective resends|spurious|RACK losses|TLP probes|
+# RTO fires|perftest's MB/s|reason" (MB/s "fail" with the reason when
+# perftest failed; counters "-" where the stack has none).  The goodput is
+# the messages perftest completed in its $MSECS s (margin 0: all of the run
+# is measured) times 64 KiB, in MiB/s like perftest's "MB/sec": perftest's
+# own figure comes from a CPU clock it estimates at start-up, which under
+# TCG on a busy host often fails and reads 0.00 (kept, for comparison).
+# The run's logs: bench-logs/matrix-STACK-OP-IMPAIRMENT-ROUND.{client,
+# server,counters.txt}, the last with the change of every device counter.
+mrun() {
+	local stack=$1 name op imp log spid crc src
+	IFS='|' read -r name op imp <<<"$2"
+	log=$LOGS/matrix-$stack-$op-${imp//[ %]/_}-$3
+	if ! impair "$imp" >"$log.tc" 2>&1; then
+		unimpair
+		echo "fail|-|-|-|-|-|-|-|-|-|cannot install netem $imp"
+		return
+	fi
+	[ -s "$log.tc" ] || rm -f "$log.tc"
+	timeout $((MSECS + 60)) "$op" -d "$DB" -x "$GB" -F -s 65536 \
+		-D "$MSECS" -f 0 -p $PORT >"$log.server" 2>&1 &
+	spid=$!
+	for _ in $(seq 100); do
+		listening $PORT && break
+		sleep 0.1
+	done
+	stats >"$log.stats0"
+	timeout $((MSECS + 60)) "$op" -d "$DA" -x "$GA" -F -s 65536 \
+		-D "$MSECS" -f 0 -p $PORT $IP_B >"$log.client" 2>&1
+	crc=$?
+	wait $spid
+	src=$?
+	stats >"$log.stats1"
+	[ "$imp" = clean ] || unimpair
+	local why=-
+	[ $crc -ne 0 ] || [ $src -ne 0 ] && why=$(why_failed "$log" $crc $src)
+	# "#bytes #iterations BW-peak BW-average MsgRate"; rxe counts sent_pkts
+	# and completer_retry_err, MetaRoCE tx_packets and retransmits (and
+	# selective repeat's own).
+	awk -v why="$why" -v st="$stack" -v secs="$MSECS" '
+		FILENAME == ARGV[1] { a[$1] = $2; next }
+		FILENAME == ARGV[2] { d[$1] = $2 - a[$1]; next }
+		$1 == 65536 && NF >= 5 && $2 ~ /^[0-9]+$/ && it == "" {
+			it = $2; pbw = $4
+		}
+		function c(k) { return (k in d) ? d[k] : "-" }
+		END {
+			bw = (it == "") ? "fail" : sprintf("%.2f", it * 65536 / secs / 1048576)
+			if (why != "-") bw = "fail"
+			if (why == "-" && bw == "fail") why = "no result line"
+			if (it == "") it = pbw = "-"
+			if (st == "rxe")
+				printf "%s|%s|%s|%s|-|-|-|-|-|%s|%s\n", bw, it,
+					c("sent_pkts"), c("completer_retry_err"), pbw, why
+			else
+				printf "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n", bw, it,
+					c("tx_packets"), c("retransmits"),
+					c("sack_retransmits"), c("spurious_retransmits"),
+					c("rack_losses"), c("tlp_probes"), c("rto_fires"),
+					pbw, why
+		}' "$log.stats0" "$log.stats1" "$log.client"
+	# Every counter's change, both devices summed, for a closer look.
+	awk 'FILENAME == ARGV[1] { a[$1] = $2; next } { print $1, $2 - a[$1] }' \
+		"$log.stats0" "$log.stats1" | sort >"$log.counters.txt"
+	rm -f "$log.stats0" "$log.stats1"
+}
+
+# matrix_up STACK: the devices of STACK (rxe, metaroce-roce, metaroce).
+matrix_up() {
+	case $1 in
+	rxe) stack_up rxe ;;
+	metaroce) stack_up metaroce && mode_policy auto ;;
+	metaroce-roce) stack_up metaroce && mode_policy roce ;;
+	esac
+}
+
+mstart=$(date +%s)
+if [ ${#MROWS[@]} -gt 0 ]; then
+	modprobe -a sch_prio sch_netem cls_u32 ||
+		die "no sch_prio, sch_netem or cls_u32 for the matrix"
+	for round in $(seq "$MRUNS"); do
+		for stack in "${MSTACKS[@]}"; do
+			matrix_up "$stack" || die "cannot set up $stack"
+			for row in "${MROWS[@]}"; do
+				IFS='|' read -r name op imp <<<"$row"
+				v=$(mrun "$stack" "$row" "$round")
+				echo "matrix|$stack|$op|$imp|$round|$v" | tee -a "$MRAW"
+			done
+			stack_down "${stack%%-*}"
+		done
+	done
+fi
+melapsed=$(($(date +%s) - mstart))
+
+# matrix_report: the matrix section of the results, from $MRAW (fields:
+# matrix|stack|op|impairment|round|MB/s|messages|tx packets|retry events|
+# selective resends|spurious|RACK losses|TLP probes|RTO fires|perftest's
+# MB/s|reason).
+matrix_report() {
+	local rows row name op imp
+	rows=$(for row in "${MROWS[@]}"; do
+		IFS='|' read -r name op imp <<<"$row"
+		echo "$op|$imp"
+	done)
+	awk -F'|' -v rows="$rows" '
+	function med(s,    n, v, i, j, t) {
+		n = split(s, v, " ")
+		if (!n) return ""
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
+				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+			}
+		return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	function num(x) { return x ~ /^[0-9]+(\.[0-9]*)?$/ }
+	function add(a, k, x) { a[k] = (k in a) ? a[k] " " x : x }
+	$1 == "matrix" {
+		k = $2 SUBSEP $3 SUBSEP $4
+		if ($6 == "fail") {
+			nf[k]++
+			if (!(k in why)) why[k] = $16
+			next
+		}
+		add(bw, k, $6)
+		if (num($7) && num($8) && $7 > 0) add(ppm, k, $8 / $7)
+		if (num($9)) add(rty, k, $9)
+		if (num($10) && num($8) && $8 > 0) add(rsn, k, 100 * $10 / $8)
+		if (num($11) && num($8) && $8 > 0) add(spu, k, 100 * $11 / $8)
+	}
+	function base(imp) { return imp ~ /reorder/ ? "delay 1ms" : "clean" }
+	function cell(fmt, x) { return x == "" ? "-" : sprintf(fmt, x) }
+	# pct ST OP IMP: goodput as % of that under the base impairment, or "".
+	function pct(st, op, imp,    m, b) {
+		m = med(bw[st, op, imp]); b = med(bw[st, op, base(imp)])
+		return (m == "" || b == "" || b == 0) ? "" : 100 * m / b
+	}
+	function extra(st, op, imp,    m, b) {
+		m = med(ppm[st, op, imp]); b = med(ppm[st, op, base(imp)])
+		return (m == "" || b == "" || b == 0) ? "" : 100 * (m / b - 1)
+	}
+	function mbs(st, op, imp,    k, m) {
+		k = st SUBSEP op SUBSEP imp
+		m = med(bw[k])
+		return m != "" ? sprintf("%.2f", m) : (k in nf) ? "fail" : "-"
+	}
+	# verdict OK ALL: "met", "not met" or "not measured".
+	function verdict(ok, all) {
+		return !ok ? "**not met**" : all ? "met" : "not measured"
+	}
+	# target IMP MIN: metaroce mode keeps MIN% of its clean goodput.
+	function target(imp, min,    i, p, s, ok, all) {
+		ok = 1; all = 1; s = ""
+		for (i = 1; i <= nops; i++) {
+			p = pct("metaroce", ops[i], imp)
+			s = s sprintf("%s%s %s", i > 1 ? ", " : "", short[ops[i]],
+				p == "" ? "-" : sprintf("%.0f%%", p))
+			if (p == "") all = 0; else if (p < min) ok = 0
+		}
+		printf "- %s: >= %d%% of the clean goodput: %s: %s.\n",
+			imp, min, s, verdict(ok, all)
+	}
+	END {
+		nr = split(rows, r, "\n")
+		for (i = 1; i <= nr; i++) {
+			split(r[i], f, "|")
+			if (!(f[1] in seen)) { ops[++nops] = f[1]; seen[f[1]] = 1 }
+		}
+		short["ib_write_bw"] = "WRITE"; short["ib_read_bw"] = "READ"
+		short["ib_send_bw"] = "SEND"
+		nst = split("rxe metaroce-roce metaroce", st, " ")
+		print "| test | impairment | MB/s rxe | MB/s roce mode | MB/s metaroce mode | % rxe | % roce mode | % metaroce mode | extra pkts % rxe | extra pkts % roce mode | extra pkts % metaroce mode | retry events rxe | retry events roce mode | resent % metaroce mode | spurious % metaroce mode | failed runs |"
+		print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+		for (i = 1; i <= nr; i++) {
+			split(r[i], f, "|")
+			op = f[1]; imp = f[2]
+			line = sprintf("| %s 64 KiB | %s%s ", op, imp,
+				base(imp) == "clean" ? "" : " (% of delay 1ms)")
+			for (j = 1; j <= nst; j++)
+				line = line "| " mbs(st[j], op, imp) " "
+			for (j = 1; j <= nst; j++)
+				line = line "| " cell("%.0f", pct(st[j], op, imp)) " "
+			for (j = 1; j <= nst; j++)
+				line = line "| " cell("%.1f", extra(st[j], op, imp)) " "
+			for (j = 1; j <= 2; j++)
+				line = line "| " cell("%g", med(rty[st[j], op, imp])) " "
+			line = line "| " cell("%.2f", med(rsn["metaroce", op, imp])) " "
+			line = line "| " cell("%.2f", med(spu["metaroce", op, imp])) " "
+			fl = ""
+			for (j = 1; j <= nst; j++) {
+				k = st[j] SUBSEP op SUBSEP imp
+				if (k in nf)
+					fl = fl sprintf("%s%s %d (%s)", fl == "" ? "" : "; ",
+						st[j], nf[k], why[k])
+			}
+			print line "| " (fl == "" ? "-" : fl) " |"
+		}
+		print ""
+		print "Targets (issue 13, metaroce mode):"
+		print ""
+		target("loss 1%", 70)
+		target("loss 5%", 40)
+		imp = "delay 1ms reorder 25% 50%"
+		ok = 1; all = 1; s = ""
+		for (i = 1; i <= nops; i++) {
+			p = pct("metaroce", ops[i], imp)
+			q = med(spu["metaroce", ops[i], imp])
+			s = s sprintf("%s%s %s of delay 1ms, spurious %s", i > 1 ? "; " : "",
+				short[ops[i]], p == "" ? "-" : sprintf("%.0f%%", p),
+				q == "" ? "-" : sprintf("%.2f%%", q))
+			if (p == "" || q == "") all = 0
+			if ((p != "" && p < 90) || (q != "" && q >= 1)) ok = 0
+		}
+		printf "- %s: >= 90%% of delay 1ms alone, spurious retransmissions < 1%% of packets sent: %s: %s.\n",
+			imp, s, verdict(ok, all)
+		ok = 1; all = 1; s = ""
+		for (i = 1; i <= nops; i++) {
+			m = med(bw["metaroce", ops[i], "clean"])
+			b = med(bw["metaroce-roce", ops[i], "clean"])
+			s = s sprintf("%s%s %s vs %s MB/s", i > 1 ? ", " : "", short[ops[i]],
+				m == "" ? "-" : sprintf("%.2f", m), b == "" ? "-" : sprintf("%.2f", b))
+			if (m == "" || b == "") all = 0; else if (m < b) ok = 0
+		}
+		printf "- clean: no worse than roce mode: %s: %s.\n", s, verdict(ok, all)
+	}' "$MRAW"
+}
+
 # Offset in a large region (MetaRoCE only): 64 KiB WRITEs at the start and
 # at the end of a 1 GiB region, alternately (mroce_dpcheck -W).
 MROFF="not measured (no mroce_dpcheck: make -C selftests/datapath)"
 DPCHECK=$ROOT/build/selftests/datapath/mroce_dpcheck
-if [ -x "$DPCHECK" ] && stack_up metaroce; then
+if [ $MAIN = 1 ] && [ -x "$DPCHECK" ] && stack_up metaroce; then
 	MROFF=$(timeout 300 "$DPCHECK" -a "$DA" -g "$GA" -b "$DB" -G "$GB" \
 		-W 1024 -n 800 2>&1 | tail -n 1)
 	stack_down metaroce
@@ -414,7 +746,7 @@ fi
 # responder, the ACK and the completer all run in ibv_post_send() on one
 # CPU and nothing waits for another; what the stack's own code path costs.
 SYNC="not measured (no mroce_dpcheck)"
-if [ -x "$DPCHECK" ]; then
+if [ $MAIN = 1 ] && [ -x "$DPCHECK" ]; then
 	sm=() sr=()
 	for round in $(seq "$RUNS"); do
 		for stack in rxe metaroce; do
@@ -462,7 +794,8 @@ icrc_cost() {
 			printf "%s (%s): %.0f ns per 1 KiB, %.0f ns per 4 KiB\n", alg, drv, k1, k4
 		}' <<<"$out"
 }
-ICRC_COST="$(icrc_cost crc32); $(icrc_cost crc32-generic)"
+ICRC_COST="not measured (matrix rows only)"
+[ $MAIN = 1 ] && ICRC_COST="$(icrc_cost crc32); $(icrc_cost crc32-generic)"
 
 {
 	echo "# MetaRoCE vs rdma_rxe: perftest side by side"
@@ -471,94 +804,132 @@ ICRC_COST="$(icrc_cost crc32); $(icrc_cost crc32-generic)"
 	[ -n "${MROCE_T_BENCH_ONLY:-}" ] &&
 		echo "Partial run: only the rows matching '$MROCE_T_BENCH_ONLY'."
 	echo "Kernel $(uname -r) under QEMU ($(nproc) vCPUs, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB)."
-	echo "Both stacks in the same VM on the same veth pair, one after the other,"
-	echo "$RUNS rounds; each figure is the median of the rounds (${elapsed} s in all)."
-	echo "Host load average when the VM started: ${MROCE_T_BENCH_LOAD:-unknown}"
-	echo "(2 host cores: above 1, other work was competing with the VM)."
-	echo "Bandwidth: perftest's BW average in MB/s (higher is better);"
-	echo "latency: t_typical in usec (lower is better).  Ratio = MetaRoCE / rxe."
-	echo "ctxt/msg: context switches of the whole VM per message during the"
-	echo "client's run (/proc/stat), a cost that does not depend on host load."
-	echo "CPU ms/MiB: busy CPU time of the whole VM (both ends, all contexts)"
-	echo "per MiB moved, bandwidth rows.  doorbells/msg: send doorbell system"
-	echo "calls of both MetaRoCE devices per message (counter sq_doorbells); rxe's"
-	echo "provider makes one per ibv_post_send() call and has no counter for it."
-	echo "worker runs/msg: runs of MetaRoCE's QP tasks in a worker thread per"
-	echo "message (counter task_worker_runs, both devices): each costs a switch to"
-	echo "a kworker and back; the rest of the task runs in softirq or in the"
-	echo "posting system call."
-	echo
-	echo "| test | rxe | MetaRoCE | ratio | MetaRoCE not slower | ctxt/msg rxe | ctxt/msg MetaRoCE | CPU ms/MiB rxe | CPU ms/MiB MetaRoCE | doorbells/msg MetaRoCE | worker runs/msg MetaRoCE |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|"
-	for row in "${ROWS[@]}"; do
-		IFS='|' read -r name tool size n kind _ <<<"$row"
-		r=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
-		m=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
-		fails=$(grep -F "|$name|" "$RAW" | grep -c '|fail|')
-		rc=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f5 | grep -v - | median)
-		mc=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f5 | grep -v - | median)
-		ru=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
-		mu=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
-		md=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f7 | grep -v - | median)
-		mw=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f8 | grep -v - | median)
-		ratio=- ok=-
-		if [ "$r" != - ] && [ "$m" != - ]; then
-			ratio=$(awk -v a="$m" -v b="$r" 'BEGIN { printf "%.2f", a / b }')
-			if [ "$kind" = bw ]; then
-				ok=$(awk -v x="$ratio" 'BEGIN { print (x >= 1) ? "yes" : "NO" }')
-			else
-				ok=$(awk -v x="$ratio" 'BEGIN { print (x <= 1) ? "yes" : "NO" }')
+	if [ $MAIN = 1 ]; then
+		echo "Both stacks in the same VM on the same veth pair, one after the other,"
+		echo "$RUNS rounds; each figure is the median of the rounds (${elapsed} s in all)."
+		echo "Host load average when the VM started: ${MROCE_T_BENCH_LOAD:-unknown}"
+		echo "(2 host cores: above 1, other work was competing with the VM)."
+		echo "Bandwidth: perftest's BW average in MB/s (higher is better);"
+		echo "latency: t_typical in usec (lower is better).  Ratio = MetaRoCE / rxe."
+		echo "ctxt/msg: context switches of the whole VM per message during the"
+		echo "client's run (/proc/stat), a cost that does not depend on host load."
+		echo "CPU ms/MiB: busy CPU time of the whole VM (both ends, all contexts)"
+		echo "per MiB moved, bandwidth rows.  doorbells/msg: send doorbell system"
+		echo "calls of both MetaRoCE devices per message (counter sq_doorbells); rxe's"
+		echo "provider makes one per ibv_post_send() call and has no counter for it."
+		echo "worker runs/msg: runs of MetaRoCE's QP tasks in a worker thread per"
+		echo "message (counter task_worker_runs, both devices): each costs a switch to"
+		echo "a kworker and back; the rest of the task runs in softirq or in the"
+		echo "posting system call."
+		echo
+		echo "| test | rxe | MetaRoCE | ratio | MetaRoCE not slower | ctxt/msg rxe | ctxt/msg MetaRoCE | CPU ms/MiB rxe | CPU ms/MiB MetaRoCE | doorbells/msg MetaRoCE | worker runs/msg MetaRoCE |"
+		echo "|---|---|---|---|---|---|---|---|---|---|---|"
+		for row in "${ROWS[@]}"; do
+			IFS='|' read -r name tool size n kind _ <<<"$row"
+			r=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
+			m=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f4 | grep -v fail | median)
+			fails=$(grep -F "|$name|" "$RAW" | grep -c '|fail|')
+			rc=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f5 | grep -v - | median)
+			mc=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f5 | grep -v - | median)
+			ru=$(grep -F "rxe|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
+			mu=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f6 | grep -v - | median)
+			md=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f7 | grep -v - | median)
+			mw=$(grep "^metaroce|$name|" "$RAW" | cut -d'|' -f8 | grep -v - | median)
+			ratio=- ok=-
+			if [ "$r" != - ] && [ "$m" != - ]; then
+				ratio=$(awk -v a="$m" -v b="$r" 'BEGIN { printf "%.2f", a / b }')
+				if [ "$kind" = bw ]; then
+					ok=$(awk -v x="$ratio" 'BEGIN { print (x >= 1) ? "yes" : "NO" }')
+				else
+					ok=$(awk -v x="$ratio" 'BEGIN { print (x <= 1) ? "yes" : "NO" }')
+				fi
 			fi
+			[ "$fails" -gt 0 ] && ok="$ok ($fails failed runs)"
+			echo "| $name | $r | $m | $ratio | $ok | $rc | $mc | $ru | $mu | $md | $mw |"
+		done
+		if [ ${#ZROWS[@]} -gt 0 ] && grep -q '^metaroce-copy|' "$RAW"; then
+			echo
+			echo "Zero-copy transmit: MetaRoCE as above (payloads of $(cat $ZPARAM 2>/dev/null) bytes"
+			echo "or more sent from the memory region's pages by reference) against"
+			echo "MetaRoCE with tx_zcopy=0 (every payload copied into the skb), same rounds."
+			echo
+			vs_table metaroce-copy copy "by reference" - "${ZROWS[@]}"
 		fi
-		[ "$fails" -gt 0 ] && ok="$ok ($fails failed runs)"
-		echo "| $name | $r | $m | $ratio | $ok | $rc | $mc | $ru | $mu | $md | $mw |"
-	done
-	if [ ${#ZROWS[@]} -gt 0 ] && grep -q '^metaroce-copy|' "$RAW"; then
+		if [ ${#RROWS[@]} -gt 0 ] && grep -q '^metaroce-roce|' "$RAW"; then
+			echo
+			echo "Transport mode: MetaRoCE as above (two MetaRoCE devices, policy auto:"
+			echo "metaroce mode) against the same devices with policy roce on both"
+			echo "(plain RoCEv2: go-back-N, ICRC, no mark), same rounds.  Bandwidth in"
+			echo "MB/s, latency in usec; ratio = metaroce mode / roce mode."
+			echo
+			vs_table metaroce-roce "roce mode" "metaroce mode" - "${RROWS[@]}"
+		fi
+		if [ ${#CROWS[@]} -gt 0 ] && grep -q '^metaroce-icrc|' "$RAW"; then
+			echo
+			echo "Integrity between MetaRoCE peers: MetaRoCE as above (metaroce mode, packets"
+			echo "protected by the UDP checksum, which the veth takes as verified) against"
+			echo "the same with metaroce_udp_csum=0 on both devices (every packet protected"
+			echo "by the software ICRC, as in RoCEv2), same rounds.  UDP-csum pkts/msg: packets"
+			echo "sent with the UDP checksum per message (counter tx_udp_csum_packets)."
+			echo
+			vs_table metaroce-icrc ICRC "UDP checksum" csum_cells "${CROWS[@]}"
+		fi
 		echo
-		echo "Zero-copy transmit: MetaRoCE as above (payloads of $(cat $ZPARAM 2>/dev/null) bytes"
-		echo "or more sent from the memory region's pages by reference) against"
-		echo "MetaRoCE with tx_zcopy=0 (every payload copied into the skb), same rounds."
+		echo "Round trip of a 2-byte WRITE inside one system call (one process on"
+		echo "CPU 0 owning both QPs, "'`mroce_dpcheck -L`'", median of $RUNS rounds): $SYNC."
 		echo
-		vs_table metaroce-copy copy "by reference" - "${ZROWS[@]}"
+		echo "Offset in a large region: $MROFF."
+		echo
+		echo "CRC-32 of the ICRC in this VM's kernel (tcrypt hash speed test, one"
+		echo "update per block): $ICRC_COST."
+		echo
 	fi
-	if [ ${#RROWS[@]} -gt 0 ] && grep -q '^metaroce-roce|' "$RAW"; then
+	if [ ${#MROWS[@]} -gt 0 ]; then
+		echo "## Loss and reordering"
 		echo
-		echo "Transport mode: MetaRoCE as above (two MetaRoCE devices, policy auto:"
-		echo "metaroce mode) against the same devices with policy roce on both"
-		echo "(plain RoCEv2: go-back-N, ICRC, no mark), same rounds.  Bandwidth in"
-		echo "MB/s, latency in usec; ratio = metaroce mode / roce mode."
+		echo "64 KiB WRITE, READ and SEND (perftest -D $MSECS: $MSECS seconds per run, all"
+		echo "of it measured) under tc netem on both ends of the veth, RoCE packets"
+		echo "only (UDP port 4791; ARP and perftest's TCP exchange pass untouched):"
+		echo "rdma_rxe, MetaRoCE with policy roce on both devices (plain RoCEv2,"
+		echo "go-back-N) and MetaRoCE in metaroce mode (selective repeat).  Rounds: $MRUNS,"
+		echo "medians (${melapsed} s in all).  % = goodput as a percentage of the same"
+		echo "stack's clean goodput (of its goodput under delay 1ms alone for the"
+		echo "reorder row).  MB/s: messages completed in the run times 64 KiB per"
+		echo "second (MiB/s, as perftest's MB/sec, whose own figure is in the raw"
+		echo "lines: it reads 0.00 when its clock estimate fails under TCG)."
+		echo "extra pkts % = packets sent by both devices (rxe sent_pkts, MetaRoCE"
+		echo "tx_packets: data, ACKs and NAKs) per message completed, above the base"
+		echo "run's: what recovery costs in packets, comparable between the stacks."
+		echo "retry events: rxe completer_retry_err, MetaRoCE retransmits (go-back-N"
+		echo "events and RTOs, not packets).  resent % and spurious %: MetaRoCE's"
+		echo "sack_retransmits and spurious_retransmits as a percentage of tx_packets"
+		echo "(both devices, ACKs included); go-back-N does not count resent packets."
+		echo "A failed run (perftest error, e.g. RETRY_EXC_ERR) counts in the last"
+		echo "column, not as 0 MB/s; RACK, TLP and RTO counts are in the raw figures."
 		echo
-		vs_table metaroce-roce "roce mode" "metaroce mode" - "${RROWS[@]}"
+		matrix_report
+		echo
 	fi
-	if [ ${#CROWS[@]} -gt 0 ] && grep -q '^metaroce-icrc|' "$RAW"; then
-		echo
-		echo "Integrity between MetaRoCE peers: MetaRoCE as above (metaroce mode, packets"
-		echo "protected by the UDP checksum, which the veth takes as verified) against"
-		echo "the same with metaroce_udp_csum=0 on both devices (every packet protected"
-		echo "by the software ICRC, as in RoCEv2), same rounds.  UDP-csum pkts/msg: packets"
-		echo "sent with the UDP checksum per message (counter tx_udp_csum_packets)."
-		echo
-		vs_table metaroce-icrc ICRC "UDP checksum" csum_cells "${CROWS[@]}"
-	fi
-	echo
-	echo "Round trip of a 2-byte WRITE inside one system call (one process on"
-	echo "CPU 0 owning both QPs, "'`mroce_dpcheck -L`'", median of $RUNS rounds): $SYNC."
-	echo
-	echo "Offset in a large region: $MROFF."
-	echo
-	echo "CRC-32 of the ICRC in this VM's kernel (tcrypt hash speed test, one"
-	echo "update per block): $ICRC_COST."
-	echo
 	if [ -f "$ROOT/tools/bench/notes.md" ]; then
 		cat "$ROOT/tools/bench/notes.md"
 		echo
 	fi
-	echo "Raw figures (stack|test|round|value|context switches per message|CPU ms per MiB|doorbells per message|worker runs per message;"
-	echo "sync|stack|round|usec: the in-syscall round trip):"
-	echo
-	echo '```'
-	cat "$RAW"
-	echo '```'
+	if [ $MAIN = 1 ]; then
+		echo "Raw figures (stack|test|round|value|context switches per message|CPU ms per MiB|doorbells per message|worker runs per message;"
+		echo "sync|stack|round|usec: the in-syscall round trip):"
+		echo
+		echo '```'
+		cat "$RAW"
+		echo '```'
+	fi
+	if [ ${#MROWS[@]} -gt 0 ]; then
+		[ $MAIN = 1 ] && echo
+		echo "Raw figures of the loss matrix (matrix|stack|op|impairment|round|MB/s|messages|tx packets|retry events|selective resends|spurious resends|RACK losses|TLP probes|RTO fires|perftest's own MB/s|why it failed; - where the stack has no such counter):"
+		echo
+		echo '```'
+		cat "$MRAW"
+		echo '```'
+	fi
 } >"$RES"
 cat "$RES"
 ip link del bva 2>/dev/null
