@@ -262,6 +262,32 @@ static void mroce_comp_read_walk(struct mroce_dpqp *dp, struct mroce_swqe *s,
 	}
 }
 
+/*
+ * Selective windows: is there a READ before @s whose responses are not
+ * all in?  Then @s's responses wait (they are dropped: the earlier READ's
+ * hole is asked again with everything after it, or it fills and @s's
+ * responses come again or are asked again).  Taking one would move una
+ * past the earlier READ's missing responses, and asking for those would
+ * move una back by more than the scoreboard holds.
+ */
+static bool mroce_comp_read_behind(struct mroce_dpqp *dp,
+				   const struct mroce_swqe *s)
+{
+	u32 idx;
+
+	if (!dp->win.selective)
+		return false;
+	for (idx = dp->comp_idx; idx != dp->req_max; idx++) {
+		const struct mroce_swqe *o = mroce_swqe(dp, idx);
+
+		if (o == s)
+			return false;
+		if (o->started && o->wqe.opcode == IB_WR_RDMA_READ && !o->done)
+			return true;
+	}
+	return false;
+}
+
 static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 				 struct mroce_rxpkt *pkt, u64 now)
 {
@@ -271,7 +297,8 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 
 	s = mroce_comp_find(dp, psn);
 	if (!s || s->wqe.opcode != IB_WR_RDMA_READ || s->done ||
-	    (dp->rd_map.n && dp->rd_map.first != s->first_psn)) {
+	    (dp->rd_map.n && dp->rd_map.first != s->first_psn) ||
+	    mroce_comp_read_behind(dp, s)) {
 		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
 		return;
 	}

@@ -426,6 +426,15 @@ TEST(sr_read_responses_reordered)
 	mroce_reqwin_on_read_resp(&w, 3, 3, at + 100 * US, &res);
 	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
 	EXPECT_EQ(w.una, 4);
+	/* a second READ, 8..15; a hole at 5 holds its responses back */
+	EXPECT_EQ(mroce_reqwin_sent(&w, 8, at + 100 * US, 1, &psn), 0);
+	EXPECT_EQ(psn, 8);
+	mroce_reqwin_on_read_resp(&w, 4, 4, at + 200 * US, &res);
+	mroce_reqwin_on_read_resp(&w, 6, 5, at + 200 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
+	mroce_reqwin_on_read_resp(&w, 8, 8, at + 201 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_STALE);
+	EXPECT_EQ(w.una, 5);
 }
 
 /*

@@ -315,6 +315,7 @@ void mroce_reqwin_on_read_resp(struct mroce_reqwin *w, u32 psn, u32 expect,
 			       u64 now, struct mroce_reqwin_res *res)
 {
 	u32 inflight = mroce_reqwin_inflight(w);
+	const struct mroce_sb_ent *e;
 
 	memset(res, 0, sizeof(*res));
 	res->verdict = MROCE_REQWIN_STALE;
@@ -328,8 +329,25 @@ void mroce_reqwin_on_read_resp(struct mroce_reqwin *w, u32 psn, u32 expect,
 	 * before this one: the request not yet resent will bring it.  Taking
 	 * it would move una past the unit to resend.
 	 */
-	if (mroce_sb_at(&w->sb, psn)->state == MROCE_SB_LOST)
+	e = mroce_sb_at(&w->sb, psn);
+	if (e->state == MROCE_SB_LOST)
 		return;
+	/*
+	 * Selective: a later READ's responses wait while an earlier READ
+	 * has a hole.  Taking them would acknowledge the hole implicitly
+	 * (IBTA 9.7.5.1.x), and asking that READ again would then move una
+	 * back by more than the scoreboard holds.  If the hole is found lost,
+	 * the later READs are asked again with it.
+	 */
+	if (w->selective && w->rd_hole &&
+	    mroce_psn_before(w->rd_hole_psn, expect))
+		return;
+	/*
+	 * The first response of a READ sent once is an RTT sample (Karn):
+	 * a connection that only reads gets no other.
+	 */
+	if (w->selective && psn == e->head && !e->retx && now > e->sent)
+		mroce_rtt_sample(&w->rtt, now - e->sent);
 	if (psn == mroce_psn(expect)) {
 		if (w->selective)
 			mroce_sr_read_filled(w, psn, now);
