@@ -588,9 +588,13 @@ void mroce_req_selective(struct mroce_dpqp *dp)
 		.rtt.min_rto = MROCE_NSEC_PER_MSEC,
 	};
 
+	BUILD_BUG_ON(MROCE_SR_WINDOW > MROCE_SB_SLOTS ||
+		     MROCE_SR_WINDOW > MROCE_HOLD_SLOTS);
 	lockdep_assert_held(&dp->run_lock);
-	if (mroce_qp_is_rc(dp->qp) && !dp->win.selective)
+	if (mroce_qp_is_rc(dp->qp) && !dp->win.selective) {
 		mroce_sr_init(&dp->win, &cfg);
+		dp->win.wnd = MROCE_SR_WINDOW;
+	}
 }
 
 /*

@@ -108,15 +108,35 @@ TEST(srsim_reorder)
 }
 
 /*
- * As the kernel runs it today: netem on both ends (ACKs reordered too) and
- * no timestamp echo (RoCEv2 requests carry none: RTT by Karn's rule,
- * spurious resends seen only from the duplicate flag during a recovery).
- * Every unit arrives and the goodput holds, but about a third of the
- * packets sent are spurious resends (issue 13's target is 1%): with RTTs
- * of 0 to 2 ms, RACK's clock for a late unit starts from the RTT of an
- * early one, and the reorder window learns only from late units it did
- * not resend.  Timestamps on the data packets, echoed in MR_ACK, are the
- * way out; this case guards what holds until then.
+ * As the kernel runs it: netem on both ends, so ACKs are reordered too,
+ * with the timestamp echo of the MetaRoCE request kinds.  Every unit
+ * arrives and the goodput holds.  Open: here about half the packets sent
+ * are spurious resends, and the sender sees few of them (the duplicate
+ * ACKs come back after more than MROCE_SR_HIST newer resends), while
+ * make bench, netem on both ends of a veth with the same impairment,
+ * measures 0.03% for 64 KiB WRITEs.  The simulator ACKs every packet
+ * that arrives out of order and the module coalesces; which difference
+ * matters is not known yet.  The bound only catches it getting worse.
+ */
+TEST(srsim_reorder_both_ways)
+{
+	struct srsim_res plain, r;
+
+	ASSERT_EQ(reorder_case("reorder 25% both ways", true, false, &plain,
+			       &r), 0);
+	EXPECT_TRUE(r.done);
+	EXPECT_TRUE(srsim_ratio(&r, &plain) >= 90);
+	EXPECT_TRUE(r.spurious * 10 < r.sent * 7);
+}
+
+/*
+ * Without the echo (what selective repeat had before the requests carried
+ * a timestamp): RTT by Karn's rule, spurious resends seen only from the
+ * duplicate flag during a recovery.  Every unit still arrives and the
+ * goodput holds, but most packets sent are spurious resends: RACK's clock
+ * for a late unit starts from the RTT of an early one, and the reorder
+ * window learns only from late units it did not resend.  Kept to show
+ * what the echo is for.
  */
 TEST(srsim_reorder_no_echo)
 {
@@ -126,7 +146,7 @@ TEST(srsim_reorder_no_echo)
 			       &plain, &r), 0);
 	EXPECT_TRUE(r.done);
 	EXPECT_TRUE(srsim_ratio(&r, &plain) >= 90);
-	EXPECT_TRUE(r.spurious * 2 < r.sent);
+	EXPECT_TRUE(r.spurious > r.sent / 10);
 }
 
 /* Jitter, duplicates, lost ACKs, all at once, and still every unit. */

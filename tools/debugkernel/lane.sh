@@ -32,7 +32,8 @@ VMDIR=$ROOT/build/vm
 # What fits the lane's time budget under KASAN + lockdep in a TCG guest
 # (Documentation/debug.rst has the figures): module life, links, GIDs,
 # teardown, error paths; data path between MetaRoCE devices and against
-# rdma_rxe, selective repeat under loss, reordering and duplication; the
+# rdma_rxe, selective repeat under loss, reordering and duplication (not
+# sack.sh's wider loss matrix, MROCE_T_SACK_MATRIX=0); the
 # packet fuzzer under checked traffic (20000 packets here,
 # MROCE_T_FUZZ_PACKETS); every verbs object, slab allocation failure on the
 # verbs path, dma-buf regions.
@@ -246,6 +247,7 @@ check_tests() {
 	start=$SECONDS
 	MROCE_T_ONLY=$only MROCE_T_EST=$TEST_SECS \
 	MROCE_T_FUZZ_PACKETS=${MROCE_T_FUZZ_PACKETS:-20000} \
+	MROCE_T_SACK_MATRIX=${MROCE_T_SACK_MATRIX:-0} \
 	MROCE_T_DEADLINE=${DEADLINE:+$((DEADLINE - TAIL_SECS))} \
 		"$RUN" --name debug-selftests --timeout "$(budget "$TIMEOUT")" "${VM_ARGS[@]}" -- \
 		"$GUEST" tests >"$VMDIR/debug-selftests.log" 2>&1

@@ -44,7 +44,7 @@ struct mroce_reqwin_cfg {
 };
 
 /* Resend times a selective window remembers (spurious resend check). */
-#define MROCE_SR_HIST		32
+#define MROCE_SR_HIST		MROCE_SB_SLOTS
 
 /* What selective repeat did, for the device's counters. */
 struct mroce_sr_stats {
@@ -87,10 +87,10 @@ struct mroce_reqwin {
 	struct mroce_rtt rtt;
 	struct mroce_rack rack;
 	struct mroce_sr_stats st;
-	u8 rtx_hist_i;
+	u32 rtx_hist_i;
 	u64 rtx_hist[MROCE_SR_HIST];	/* when the last resends went out */
 	u64 rtx_prev[MROCE_SR_HIST];	/* and when their units went before */
-	u32 rtx_probe;			/* bit i: resend i was a probe */
+	bool rtx_probe[MROCE_SR_HIST];	/* and whether each was a probe */
 	bool probe_due;			/* the next resend of probe_psn is */
 	u32 probe_psn;			/* the tail-loss probe */
 };

@@ -27,8 +27,12 @@
 
 #include "mroce_core.h"
 
-/* Power of two; no window may be wider (mroce_reqwin_init()). */
-#define MROCE_SB_SLOTS		128
+/*
+ * Power of two; no window may be wider (mroce_reqwin_init()).  256: a
+ * selective window as wide as the receiver's hold ring and SACK bitmap
+ * (MROCE_SACK_BITS), so that it keeps sending while a hole is repaired.
+ */
+#define MROCE_SB_SLOTS		256
 
 enum mroce_sb_state {
 	MROCE_SB_ACKED,		/* nothing in flight (initial state) */

@@ -106,15 +106,12 @@ void mroce_sr_resent(struct mroce_reqwin *w, u32 psn, u64 now, u64 prev)
 {
 	u32 i = w->rtx_hist_i++ % MROCE_SR_HIST;
 
-	BUILD_BUG_ON(MROCE_SR_HIST > 32);
 	w->st.sack_retransmits++;
 	w->rtx_hist[i] = now;
 	w->rtx_prev[i] = prev;
-	w->rtx_probe &= ~(1U << i);
-	if (w->probe_due && psn == w->probe_psn) {
-		w->rtx_probe |= 1U << i;
+	w->rtx_probe[i] = w->probe_due && psn == w->probe_psn;
+	if (w->rtx_probe[i])
 		w->probe_due = false;
-	}
 }
 
 /* How a duplicate arrival relates to the resends (mroce_sr_resent_at()). */
@@ -144,8 +141,8 @@ static enum mroce_sr_dup mroce_sr_resent_at(struct mroce_reqwin *w,
 		if (w->rtx_hist[i] == sent) {
 			w->rtx_hist[i] = 0;
 			w->rtx_prev[i] = 0;
-			return w->rtx_probe & (1U << i) ? MROCE_SR_DUP_PROBE :
-							 MROCE_SR_DUP_RESEND;
+			return w->rtx_probe[i] ? MROCE_SR_DUP_PROBE :
+						 MROCE_SR_DUP_RESEND;
 		}
 	}
 	for (i = 0; i < MROCE_SR_HIST; i++) {
