@@ -248,6 +248,10 @@ mtu_dip() {
 			printf '%s ' "${c#* }=$(mroce_counter $c)"
 		done | sed "s/^/# +$i s: /"
 		echo
+		# once, what the QPs' windows say (under their task lock,
+		# hence the timeout: a QP stuck with it held shows as none)
+		[ "$i" = 3 ] && timeout 10 rdma res show qp -dd 2>&1 |
+			grep -E "drv_" | tr -s ' ' | cut -c1-900 | sed 's/^/#   qp: /'
 	done
 }
 t_addr() {
