@@ -420,9 +420,11 @@ int mroce_dp_xmit_xskb(struct mroce_dpqp *dp, const struct mroce_xhdr *x,
 		       struct sk_buff *skb, u32 roce_hlen);
 
 /* mroce_xdata.c */
-bool mroce_xdata_on(const struct mroce_dpqp *dp, const struct mroce_hdr *h);
+u8 mroce_xdata_kind(const struct mroce_dpqp *dp, const struct mroce_hdr *h,
+		    u8 *pos);
 int mroce_xdata_xmit(struct mroce_dpqp *dp, const struct mroce_swqe *s,
-		     const struct mroce_hdr *h, u32 off, struct sk_buff *skb);
+		     const struct mroce_hdr *h, u8 kind, u8 pos, u32 off,
+		     struct sk_buff *skb);
 int mroce_xdata_view(struct mroce_rxpkt *pkt, const struct mroce_xhdr *x,
 		     const struct mroce_xlayout *xlo);
 void mroce_xdata_rx_ts(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);

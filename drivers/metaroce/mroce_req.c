@@ -448,6 +448,7 @@ static void mroce_req_xmit_rc(struct mroce_dpqp *dp, struct mroce_swqe *s,
 			      struct sk_buff *skb)
 {
 	bool ackreq;
+	u8 kind, pos;
 
 	/*
 	 * Ask for an ACK at the end of each message and regularly inside
@@ -470,8 +471,9 @@ static void mroce_req_xmit_rc(struct mroce_dpqp *dp, struct mroce_swqe *s,
 	h->bth.pkey = IB_DEFAULT_PKEY_FULL;
 	h->bth.pad = mroce_padcnt(plen);
 	mroce_nego_mark(dp, h);
-	if (mroce_xdata_on(dp, h))
-		mroce_xdata_xmit(dp, s, h, off, skb);
+	kind = mroce_xdata_kind(dp, h, &pos);
+	if (kind)
+		mroce_xdata_xmit(dp, s, h, kind, pos, off, skb);
 	else
 		mroce_dp_send(dp, h, skb);
 }

@@ -30,28 +30,34 @@ static u32 mroce_xdata_ts(struct mroce_dpqp *dp)
 }
 
 /**
- * mroce_xdata_on() - does a request packet leave as its MetaRoCE kind?
+ * mroce_xdata_kind() - the MetaRoCE kind a request packet leaves as
  * @dp: the QP's data path (RC)
  * @h: the packet's RoCEv2 headers, BTH complete and marked
  *	(mroce_nego_mark())
+ * @pos: set to the kind's MXH position flags
  *
- * When the window repeats selectively, the PSN is in the requester's
- * MetaRoCE span (the mark's switch bit: the responder holds such requests
- * and answers them with MR_ACKs) and the opcode has a kind.
+ * A request leaves as its kind when the window repeats selectively, the
+ * PSN is in the requester's MetaRoCE span (the mark's switch bit: the
+ * responder holds such requests and answers them with MR_ACKs) and the
+ * opcode has a kind.
+ *
+ * Return: the kind (mroce_ext_kind()), or 0 when the packet stays RoCEv2.
  */
-bool mroce_xdata_on(const struct mroce_dpqp *dp, const struct mroce_hdr *h)
+u8 mroce_xdata_kind(const struct mroce_dpqp *dp, const struct mroce_hdr *h,
+		    u8 *pos)
 {
-	u8 pos;
-
-	return dp->win.selective && (h->bth.resv7 & MROCE_BTH_MR_SWITCHED) &&
-	       mroce_ext_kind(h->bth.opcode, &pos);
+	if (!dp->win.selective || !(h->bth.resv7 & MROCE_BTH_MR_SWITCHED))
+		return 0;
+	return mroce_ext_kind(h->bth.opcode, pos);
 }
 
 /**
  * mroce_xdata_xmit() - send a request packet as its MetaRoCE kind
- * @dp: the QP's data path (RC), mroce_xdata_on() for the packet
+ * @dp: the QP's data path (RC)
  * @s: the WQE the packet belongs to
  * @h: the packet's RoCEv2 headers, BTH complete and marked
+ * @kind: its kind and @pos its position flags, from mroce_xdata_kind()
+ * @pos: see @kind
  * @off: byte offset of its payload in the message
  * @skb: from mroce_tx_alloc(), data at the RoCEv2 headers, payload
  *	attached; always consumed
@@ -59,15 +65,15 @@ bool mroce_xdata_on(const struct mroce_dpqp *dp, const struct mroce_hdr *h)
  * Return: what mroce_dp_xmit_xskb() returns.
  */
 int mroce_xdata_xmit(struct mroce_dpqp *dp, const struct mroce_swqe *s,
-		     const struct mroce_hdr *h, u32 off, struct sk_buff *skb)
+		     const struct mroce_hdr *h, u8 kind, u8 pos, u32 off,
+		     struct sk_buff *skb)
 {
 	const struct metaroce_send_wqe *w = &s->wqe;
 	struct mroce_xhdr x = {};
-	u8 pos;
 
 	lockdep_assert_held(&dp->run_lock);
 	x.bth = h->bth;
-	x.bth.opcode = mroce_ext_kind(h->bth.opcode, &pos);
+	x.bth.opcode = kind;
 	x.mxh.ver = MROCE_XVER;
 	x.mxh.flags = pos;
 	x.mxh.ts = mroce_xdata_ts(dp);
