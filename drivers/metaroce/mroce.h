@@ -76,6 +76,7 @@ enum mroce_counter {
 	MROCE_CNT_LOCAL_ACK_TIMEOUT,
 	MROCE_CNT_RNR_RETRY_ERR,
 	MROCE_CNT_OOO_PLACED,
+	MROCE_CNT_TX_SACK_ACKS,
 	MROCE_NUM_COUNTERS
 };
 
@@ -121,6 +122,11 @@ struct mroce_net_port;
  *	metaroce_mode_policy; READ_ONCE, read once per connection at RTR)
  * @udp_csum: new RC/UC connections offer the UDP checksum instead of the
  *	ICRC (sysfs metaroce_udp_csum; READ_ONCE, read at RTR)
+ * @ack_every: a MetaRoCE-mode responder holding requests ahead of their
+ *	turn acknowledges at the latest every this many of them (sysfs
+ *	metaroce_ack_every; READ_ONCE)
+ * @ack_delay_ns: ... or this long after the first one it did not
+ *	acknowledge (sysfs metaroce_ack_delay_us; READ_ONCE)
  * @res: verbs object tables (mroce_res.h)
  */
 struct mroce_dev {
@@ -142,6 +148,8 @@ struct mroce_dev {
 	struct percpu_counter counters[MROCE_NUM_COUNTERS];
 	u8 mode_policy;
 	bool udp_csum;
+	u32 ack_every;
+	u32 ack_delay_ns;
 	struct mroce_res res;
 };
 

@@ -57,6 +57,7 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_LOCAL_ACK_TIMEOUT] = { .name = "local_ack_timeout_err" },
 	[MROCE_CNT_RNR_RETRY_ERR] = { .name = "rnr_nak_retry_err" },
 	[MROCE_CNT_OOO_PLACED] = { .name = "ooo_placed" },
+	[MROCE_CNT_TX_SACK_ACKS] = { .name = "tx_sack_acks" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)
@@ -431,6 +432,8 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 	mdev->udp_port = mroce_net_udp_port();
 	mdev->mode_policy = MROCE_POLICY_AUTO;
 	mdev->udp_csum = true;
+	mdev->ack_every = MROCE_ACK_EVERY;
+	mdev->ack_delay_ns = MROCE_ACK_DELAY_US * NSEC_PER_USEC;
 	mport = mroce_net_get(mdev->net, mdev);
 	if (IS_ERR(mport)) {
 		err = PTR_ERR(mport);

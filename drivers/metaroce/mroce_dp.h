@@ -137,12 +137,17 @@ struct mroce_rxpkt;
  * @dup: a duplicate arrived since the last ACK
  * @ts_echo: MXH timestamp the next MR_ACK echoes: the duplicate's, else
  *	that of the newest MetaRoCE request (0: none, nothing to echo)
+ * @unacked: requests held since the last ACK and not acknowledged yet
+ * @ack_due: when an ACK for them is due at the latest (task clock, ns;
+ *	0: none due)
  */
 struct mroce_hold {
 	struct mroce_rxpkt **pkt;
 	u32 n;
 	bool dup;
 	u32 ts_echo;
+	u32 unacked;
+	u64 ack_due;
 };
 
 /* What the peer of a connection showed (mroce_nego.c). */
@@ -495,6 +500,7 @@ bool mroce_hold_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
 void mroce_hold_drain(struct mroce_dpqp *dp);
 bool mroce_hold_ready(const struct mroce_dpqp *dp);
 void mroce_hold_dup(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
+void mroce_hold_ack_check(struct mroce_dpqp *dp);
 int mroce_hold_ack(struct mroce_dpqp *dp);
 
 /* mroce_nego.c */

@@ -21,7 +21,10 @@
  * Caller holds dp->run_lock in everything here.
  */
 #include "mroce_dp.h"
+#include "mroce_param.h"
 #include "core/mroce_psn.h"
+
+static_assert(MROCE_ACK_EVERY_MAX == MROCE_HOLD_SLOTS);
 
 int mroce_hold_init(struct mroce_dpqp *dp)
 {
@@ -52,6 +55,8 @@ void mroce_hold_reset(struct mroce_dpqp *dp)
 	}
 	dp->hold.dup = false;
 	dp->hold.ts_echo = 0;
+	dp->hold.unacked = 0;
+	dp->hold.ack_due = 0;
 }
 
 void mroce_hold_fini(struct mroce_dpqp *dp)
@@ -80,6 +85,51 @@ void mroce_hold_dup(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt)
 	dp->ack_pending = true;
 }
 
+/*
+ * ACK coalescing.  A held request is acknowledged at once when it opens a
+ * gap (the PSN before it is missing): the requester's RACK learns of the
+ * loss one round trip after it, as without coalescing.  The others extend
+ * a run of held requests the requester already knows is past a hole, and
+ * are acknowledged together: at the latest every ack_every of them or
+ * ack_delay after the first, whichever comes first (the task's timer,
+ * mroce_task_arm()), even when they ask for an ACK.  What an ACK request
+ * is for, the cumulative point that completes a message and opens the
+ * requester's window, does not move while a hole is open; the ACK that
+ * moves it goes out when the hole is filled and the held requests run
+ * (mroce_hold_drain()).  Under loss this cuts the packets of a connection
+ * by about a quarter (64 KiB WRITEs, both directions' packets per message:
+ * 102 to 78 at 1% loss, 134 to 94 at 5%, make bench's matrix).
+ */
+static bool mroce_hold_ack_now(struct mroce_dpqp *dp,
+			       const struct mroce_rxpkt *pkt)
+{
+	u32 prev = mroce_psn_sub(pkt->hdr.bth.psn, 1);
+	const struct mroce_rxpkt *h = dp->hold.pkt[prev % MROCE_HOLD_SLOTS];
+
+	if (!h || h->hdr.bth.psn != prev)
+		return true;
+	if (++dp->hold.unacked >= READ_ONCE(dp->mdev->ack_every))
+		return true;
+	if (!dp->hold.ack_due)
+		dp->hold.ack_due = mroce_dp_now(dp) +
+				   READ_ONCE(dp->mdev->ack_delay_ns);
+	return false;
+}
+
+/**
+ * mroce_hold_ack_check() - is the deadline of coalesced ACKs past?
+ * @dp: the QP's data path
+ *
+ * Makes the ACK pending when it is (mroce_resp_flush_acks() sends it).
+ */
+void mroce_hold_ack_check(struct mroce_dpqp *dp)
+{
+	if (dp->hold.ack_due && mroce_dp_now(dp) >= dp->hold.ack_due) {
+		dp->hold.ack_due = 0;
+		dp->ack_pending = true;
+	}
+}
+
 /**
  * mroce_hold_rx() - hold a request that came ahead of its turn
  * @dp: the QP's data path (RC)
@@ -100,8 +150,8 @@ bool mroce_hold_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	d = mroce_psn_diff(psn, dp->rwin.epsn);
 	if (d <= 0)
 		return false;
-	dp->ack_pending = true;
 	if (d >= MROCE_HOLD_SLOTS) {
+		dp->ack_pending = true;
 		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
 		return true;
 	}
@@ -114,9 +164,12 @@ bool mroce_hold_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	h = kmalloc(sizeof(*h), GFP_ATOMIC);
 	if (!h) {
 		/* dropped: the requester resends it */
+		dp->ack_pending = true;
 		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
 		return true;
 	}
+	if (mroce_hold_ack_now(dp, pkt))
+		dp->ack_pending = true;
 	if (*slot) {
 		/* left behind by a request that covered several PSNs */
 		mroce_hold_free(*slot);
@@ -247,5 +300,8 @@ int mroce_hold_ack(struct mroce_dpqp *dp)
 		return err;
 	dp->hold.dup = false;
 	dp->hold.ts_echo = 0;
+	dp->hold.unacked = 0;
+	dp->hold.ack_due = 0;
+	mroce_count(dp->mdev, MROCE_CNT_TX_SACK_ACKS);
 	return 0;
 }

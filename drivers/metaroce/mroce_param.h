@@ -2,6 +2,7 @@
 /*
  * Limits advertised through query_device and query_port.  Every limit here
  * is also the one the verbs enforce: exceeding it fails with an errno.
+ * Then the defaults of the transport's device attributes.
  */
 #ifndef MROCE_PARAM_H
 #define MROCE_PARAM_H
@@ -35,5 +36,17 @@
 #define MROCE_MAX_MSG_SIZE		(1U << 31)
 /* 4.096 us * 2^15 = 134 ms: what a software transport under load needs. */
 #define MROCE_LOCAL_CA_ACK_DELAY	15
+
+/*
+ * ACK coalescing of held requests (mroce_hold_rx()): one that opens a gap
+ * or asks for an ACK is acknowledged at once, the others every
+ * MROCE_ACK_EVERY or MROCE_ACK_DELAY_US after the first not acknowledged,
+ * whichever comes first (defaults of the sysfs attributes
+ * metaroce_ack_every and metaroce_ack_delay_us, up to the _MAX).
+ */
+#define MROCE_ACK_EVERY		16
+#define MROCE_ACK_EVERY_MAX	256	/* the hold ring, MROCE_HOLD_SLOTS */
+#define MROCE_ACK_DELAY_US	25
+#define MROCE_ACK_DELAY_US_MAX	10000
 
 #endif /* MROCE_PARAM_H */

@@ -238,6 +238,7 @@ bool mroce_resp_flush_acks(struct mroce_dpqp *dp)
 	int err;
 
 	lockdep_assert_held(&dp->run_lock);
+	mroce_hold_ack_check(dp);
 	/*
 	 * Not while a READ is answered: the ACK would name PSNs only its
 	 * responses may acknowledge (IBTA 9.7.5.1.x); the task runs again

@@ -183,18 +183,22 @@ static void mroce_task_err_work(struct work_struct *work)
 }
 
 /*
- * Arm the hrtimer for the requester's next deadline.  Only in RTS and SQD,
- * where the run that the timer causes handles it (mroce_comp_timer()): in
- * any other state a deadline already past would fire the timer again at
- * once, over and over.  Caller holds run_lock.
+ * Arm the hrtimer for the requester's next deadline, or the responder's
+ * coalesced ACK (mroce_hold_ack_check()) if that is earlier.  The
+ * requester's only in RTS and SQD, where the run that the timer causes
+ * handles it (mroce_comp_timer()): in any other state a deadline already
+ * past would fire the timer again at once, over and over.  The ACK's in
+ * any state: every run that flushes ACKs (RC, no error) clears a deadline
+ * that has passed.  Caller holds run_lock.
  */
 static void mroce_task_arm(struct mroce_dpqp *dp, enum ib_qp_state state)
 {
+	bool req = state == IB_QPS_RTS || state == IB_QPS_SQD;
 	u64 at;
 
 	lockdep_assert_held(&dp->run_lock);
 	if (!mroce_qp_is_rc(dp->qp) || dp->error ||
-	    (state != IB_QPS_RTS && state != IB_QPS_SQD)) {
+	    (!req && !dp->hold.ack_due)) {
 		hrtimer_try_to_cancel(&dp->timer);
 		return;
 	}
@@ -204,7 +208,11 @@ static void mroce_task_arm(struct mroce_dpqp *dp, enum ib_qp_state state)
 	 * and setting it again for the next cost two clock reads and two
 	 * reprogrammings of the clock event device per message.
 	 */
-	if (!mroce_reqwin_next_event(&dp->win, &at))
+	if (!req || !mroce_reqwin_next_event(&dp->win, &at))
+		at = U64_MAX;
+	if (dp->hold.ack_due && dp->hold.ack_due < at)
+		at = dp->hold.ack_due;
+	if (at == U64_MAX)
 		return;
 	/*
 	 * Every ACK moves the deadline later.  Reprogramming the timer per

@@ -16,6 +16,11 @@
 #    with corruption (netem corrupt: the ICRC or UDP checksum drops it)
 #    and with delay jitter (MROCE_T_SACK_MATRIX=0 leaves these out: the
 #    debug-kernel lane does, for time);
+#  - ACK coalescing: under loss the responders send fewer MR_ACKs
+#    (tx_sack_acks) per held request than with metaroce_ack_every=1 (an
+#    ACK for each held request, as before coalescing), and the sysfs
+#    attributes metaroce_ack_every and metaroce_ack_delay_us refuse values
+#    out of range;
 #  - reordering (netem "delay reorder") and duplication: data intact,
 #    requests held, no NAK;
 #  - `rdma res show qp -dd` shows the selective window's SACKED PSNs,
@@ -58,7 +63,7 @@ policy() {
 }
 defer "policy auto"
 
-COUNTERS="sack_retransmits out_of_sequence ooo_placed tx_naks rack_losses tlp_probes rto_fires spurious_retransmits rx_duplicates retransmits packet_seq_err"
+COUNTERS="sack_retransmits out_of_sequence ooo_placed tx_sack_acks tx_naks rack_losses tlp_probes rto_fires spurious_retransmits rx_duplicates retransmits packet_seq_err"
 # snap: the counters above, summed, as "name=value ...".
 snap() {
 	local c
@@ -187,6 +192,41 @@ t_check "metaroce mode, loss 3%: requests held ahead of a hole ($ooo)" \
 t_check "metaroce mode, loss 3%: no NAK sent ($naks)" [ "$naks" -eq 0 ]
 t_check "metaroce mode, loss 3%: SEND and WRITE packets placed on arrival ($placed)" \
 	[ "$placed" -gt 0 ]
+
+# ---- ACK coalescing
+# acks_per_held: MR_ACKs sent per 100 requests held, in the last run.
+acks_per_held() {
+	echo $(($(grew tx_sack_acks) * 100 / ($(grew out_of_sequence) + 1)))
+}
+# attr NAME [VALUE]: both devices' metaroce_NAME, read or set.
+attr() {
+	local d
+	for d in "$DEV1" "$DEV2"; do
+		if [ $# -gt 1 ]; then
+			echo "$2" >"/sys/class/infiniband/$d/metaroce_$1" || return 1
+		else
+			cat "/sys/class/infiniband/$d/metaroce_$1"
+		fi
+	done
+}
+A1=/sys/class/infiniband/$DEV1/metaroce_ack_every
+T1=/sys/class/infiniband/$DEV1/metaroce_ack_delay_us
+t_check "metaroce_ack_every 16, metaroce_ack_delay_us 25 by default" \
+	test "$(cat "$A1") $(cat "$T1")" = "16 25"
+t_check_fail "metaroce_ack_every refuses 0" sh -c "echo 0 >$A1"
+t_check_fail "metaroce_ack_every refuses 257" sh -c "echo 257 >$A1"
+t_check_fail "metaroce_ack_delay_us refuses 0" sh -c "echo 0 >$T1"
+t_check_fail "metaroce_ack_delay_us refuses 10001" sh -c "echo 10001 >$T1"
+t_check "metaroce_ack_every and metaroce_ack_delay_us kept" \
+	test "$(cat "$A1") $(cat "$T1")" = "16 25"
+run "metaroce mode, loss 3%, default ACK coalescing" write metaroce loss 3%
+coalesced=$(acks_per_held)
+attr ack_every 1 || t_fail "metaroce_ack_every 1"
+run "metaroce mode, loss 3%, an ACK per held request" write metaroce loss 3%
+each=$(acks_per_held)
+attr ack_every 16 || t_fail "metaroce_ack_every 16"
+t_check "ACK coalescing: $coalesced MR_ACKs per 100 held requests, $each with metaroce_ack_every=1" \
+	[ "$((coalesced * 3 / 2))" -lt "$each" ]
 
 # ---- the rest of the matrix: every kind of request at once
 [ "${MROCE_T_SACK_MATRIX:-1}" = 0 ] &&

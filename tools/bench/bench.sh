@@ -11,6 +11,8 @@
 #                  so BENCH_ONLY=^matrix runs the matrix alone
 #   BENCH_MATRIX_RUNS=N  rounds of the loss matrix (default 2)
 #   BENCH_MATRIX=0 leaves the loss matrix out
+#   BENCH_MATRIX_STACKS="metaroce"  the matrix on these stacks only
+#                  (development; default "rxe metaroce-roce metaroce")
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -28,6 +30,7 @@ export MROCE_T_BENCH_LOAD=$load
 export MROCE_T_BENCH_ONLY=${BENCH_ONLY:-}
 export MROCE_T_BENCH_MATRIX_RUNS=${BENCH_MATRIX_RUNS:-2}
 export MROCE_T_BENCH_MATRIX=${BENCH_MATRIX:-1}
+export MROCE_T_BENCH_MATRIX_STACKS=${BENCH_MATRIX_STACKS:-rxe metaroce-roce metaroce}
 rc=0
 tools/vm/run.sh --name bench --timeout "${BENCH_TIMEOUT:-3600}" -- \
 	tools/bench/bench_guest.sh || rc=$?

@@ -91,11 +91,14 @@ RROWS=(
 # and removed after it.  Rows are named "matrix OP 64 KiB, IMPAIRMENT";
 # MROCE_T_BENCH_MATRIX_RUNS rounds (default 2), MROCE_T_BENCH_MATRIX_SECS
 # seconds per run (default 2), MROCE_T_BENCH_MATRIX=0 leaves it out, and
-# an MROCE_T_BENCH_ONLY that matches only matrix rows runs the matrix alone.
+# an MROCE_T_BENCH_ONLY that matches only matrix rows runs the matrix alone;
+# MROCE_T_BENCH_MATRIX_STACKS (development) names the stacks to run, e.g.
+# "metaroce" alone.
 MRUNS=${MROCE_T_BENCH_MATRIX_RUNS:-2}
 MSECS=${MROCE_T_BENCH_MATRIX_SECS:-2}
 MRAW=$OUT/bench-matrix-raw.txt
-MSTACKS=(rxe metaroce-roce metaroce)
+# shellcheck disable=SC2206 # a list of words, by design
+MSTACKS=(${MROCE_T_BENCH_MATRIX_STACKS:-rxe metaroce-roce metaroce})
 IMPS=("clean" "loss 0.1%" "loss 1%" "loss 5%" "loss 10%" "delay 1ms"
 	"delay 1ms reorder 25% 50%")
 MROWS=()
