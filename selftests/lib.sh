@@ -430,6 +430,18 @@ dp_static_neigh() {
 		ns_exec "$NS2" ip -6 neigh replace $DP_IP6_1 lladdr "$mac1" dev "$V2" nud permanent
 }
 
+# dp_netem ARGS...: the same tc netem impairment on both ends of the veth
+# (replacing what was there); dp_netem_off: none.
+dp_netem() {
+	ns_exec "$NS1" tc qdisc replace dev "$V1" root netem "$@" &&
+		ns_exec "$NS2" tc qdisc replace dev "$V2" root netem "$@"
+}
+dp_netem_off() {
+	ns_exec "$NS1" tc qdisc del dev "$V1" root 2>/dev/null
+	ns_exec "$NS2" tc qdisc del dev "$V2" root 2>/dev/null
+	true
+}
+
 # dp_setup KIND TOOL: load the module, use our provider, skip without TOOL,
 # build topology KIND.
 dp_setup() {

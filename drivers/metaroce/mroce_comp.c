@@ -172,12 +172,54 @@ static bool mroce_comp_read_pos_ok(u32 flags, u32 k, u32 n, u32 base)
 }
 
 /*
- * A READ response of a selective window past the hole at @expect
- * (MROCE_REQWIN_READ_AHEAD): placed now, by its PSN's offset in the READ,
- * and noted, so that it counts once the hole is filled
- * (mroce_comp_read_walk()).  0, or -ERANGE when it is too far ahead to be
- * noted or belongs to another READ than the one with the hole (dropped:
- * the READ asked again brings it).
+ * Selective windows: the oldest READ whose responses are not all in, or
+ * NULL.  Its response at mroce_comp_read_expect() is the one the window
+ * waits for: a READ response acknowledges every request before it (IBTA
+ * 9.7.5.1.x), so no later response may be fed to the window before it.
+ */
+static struct mroce_swqe *mroce_comp_read_oldest(struct mroce_dpqp *dp)
+{
+	u32 idx;
+
+	for (idx = dp->comp_idx; idx != dp->req_max; idx++) {
+		struct mroce_swqe *o = mroce_swqe(dp, idx);
+
+		if (!o->started)
+			return NULL;
+		if (o->wqe.opcode == IB_WR_RDMA_READ && !o->done)
+			return o;
+	}
+	return NULL;
+}
+
+static u32 mroce_comp_read_expect(const struct mroce_swqe *s)
+{
+	return mroce_psn_add(s->first_psn, s->rd_done);
+}
+
+/* Move the map's base to @psn, forgetting the responses before it. */
+static void mroce_rd_map_rebase(struct mroce_rd_map *m, u32 psn)
+{
+	u32 k = mroce_psn_dist(m->base, psn);
+
+	if (!k || mroce_psn_before(psn, m->base))
+		return;
+	if (k >= MROCE_RD_MAP_BITS) {
+		memset(m, 0, sizeof(*m));
+	} else {
+		bitmap_shift_right(m->map, m->map, k, MROCE_RD_MAP_BITS);
+		m->n = bitmap_weight(m->map, MROCE_RD_MAP_BITS);
+	}
+	m->base = psn;
+}
+
+/*
+ * A READ response of a selective window past the response the window
+ * waits for (@o's, at @expect): placed now, by its PSN's offset in its own
+ * READ @s (@o or a later one), and noted, so that it counts once every
+ * response before it is in (mroce_comp_read_walk()).  0, or -ERANGE when
+ * it is too far ahead to be noted (dropped: a request asked again brings
+ * it).
  */
 static int mroce_comp_read_ahead(struct mroce_dpqp *dp, struct mroce_swqe *s,
 				 struct mroce_rxpkt *pkt, u32 expect, u32 off,
@@ -186,12 +228,10 @@ static int mroce_comp_read_ahead(struct mroce_dpqp *dp, struct mroce_swqe *s,
 	struct mroce_rd_map *m = &dp->rd_map;
 	u32 psn = pkt->hdr.bth.psn, i;
 
-	if (!m->n) {
-		m->first = s->first_psn;
+	if (!m->n)
 		m->base = expect;
-	} else if (m->first != s->first_psn) {
-		return -ERANGE;
-	}
+	else
+		mroce_rd_map_rebase(m, expect);
 	i = mroce_psn_dist(m->base, psn);
 	if (mroce_psn_before(psn, m->base) || i >= MROCE_RD_MAP_BITS)
 		return -ERANGE;
@@ -205,6 +245,7 @@ static int mroce_comp_read_ahead(struct mroce_dpqp *dp, struct mroce_swqe *s,
 	__set_bit(i, m->map);
 	m->n++;
 	mroce_count(dp->mdev, MROCE_CNT_OOO_PLACED);
+	mroce_reqwin_read_placed(&dp->win, mroce_dp_now(dp));
 	return 0;
 }
 
@@ -223,69 +264,97 @@ static void mroce_comp_read_unnote(struct mroce_dpqp *dp, u32 psn)
 }
 
 /*
- * The response READ @s expected came: count the ones placed ahead of it
- * that follow in PSN order.  If some remain past a new hole, that hole's
- * reorder window starts.
+ * A response came that the window waited for: feed it the ones placed
+ * ahead that follow in PSN order, across READs (a later READ's response
+ * acknowledges the requests between).  If some remain past a new hole,
+ * that hole's reorder window starts: they say it was lost or is late,
+ * unless the READ was asked again since (dp->rd_gap).
  */
-static void mroce_comp_read_walk(struct mroce_dpqp *dp, struct mroce_swqe *s,
-				 u64 now)
+static void mroce_comp_read_walk(struct mroce_dpqp *dp, u64 now)
 {
 	struct mroce_rd_map *m = &dp->rd_map;
 	struct mroce_reqwin_res res;
+	struct mroce_swqe *o, *s;
 	u32 psn, i;
 
-	if (!m->n || m->first != s->first_psn)
-		return;
-	while (m->n && !s->done) {
-		psn = mroce_psn_add(s->first_psn, s->rd_done);
-		i = mroce_psn_dist(m->base, psn);
-		if (i >= MROCE_RD_MAP_BITS || !test_bit(i, m->map))
+	while (m->n) {
+		o = mroce_comp_read_oldest(dp);
+		if (!o) {
+			memset(m, 0, sizeof(*m));
+			return;
+		}
+		psn = mroce_comp_read_expect(o);
+		if (mroce_psn_before(psn, m->base))
+			return;
+		mroce_rd_map_rebase(m, psn);
+		if (!m->n || !test_bit(0, m->map))
 			break;
 		mroce_reqwin_on_read_resp(&dp->win, psn, psn, now, &res);
 		if (res.verdict != MROCE_REQWIN_ACKED)
-			break;
-		__clear_bit(i, m->map);
+			return;
+		__clear_bit(0, m->map);
 		m->n--;
-		if (++s->rd_done == s->npsn)
-			s->done = true;
+		if (++o->rd_done == o->npsn)
+			o->done = true;
 	}
-	if (s->done) {
-		memset(m, 0, sizeof(*m));
+	if (!m->n)
 		return;
-	}
-	if (m->n) {
-		i = find_first_bit(m->map, MROCE_RD_MAP_BITS);
-		mroce_reqwin_on_read_resp(&dp->win, mroce_psn_add(m->base, i),
-					  mroce_psn_add(s->first_psn,
-							s->rd_done),
-					  now, &res);
-	}
+	o = mroce_comp_read_oldest(dp);
+	if (!o)
+		return;
+	i = find_first_bit(m->map, MROCE_RD_MAP_BITS);
+	psn = mroce_psn_add(m->base, i);
+	s = mroce_comp_find(dp, psn);
+	if (s == o && !dp->rd_gap)
+		mroce_reqwin_on_read_resp(&dp->win, psn,
+					  mroce_comp_read_expect(o), now, &res);
+	else if (s != o)
+		mroce_reqwin_on_read_behind(&dp->win, psn,
+					    mroce_comp_read_expect(o), now,
+					    &res);
+}
+
+/* Was the READ response at @psn placed ahead (mroce_comp_read_ahead())? */
+static bool mroce_comp_read_noted(const struct mroce_rd_map *m, u32 psn)
+{
+	u32 i = mroce_psn_dist(m->base, psn);
+
+	return m->n && !mroce_psn_before(psn, m->base) &&
+	       i < MROCE_RD_MAP_BITS && test_bit(i, m->map);
 }
 
 /*
- * Selective windows: is there a READ before @s whose responses are not
- * all in?  Then @s's responses wait (they are dropped: the earlier READ's
- * hole is asked again with everything after it, or it fills and @s's
- * responses come again or are asked again).  Taking one would move una
- * past the earlier READ's missing responses, and asking for those would
- * move una back by more than the scoreboard holds.
+ * The window found the READ hole at @hole lost: every other READ with a
+ * response missing before one that was kept is asked again from there
+ * too (core mroce_reqwin_read_gap_lost()), so that the holes of a window
+ * are repaired in one round trip.
  */
-static bool mroce_comp_read_behind(struct mroce_dpqp *dp,
-				   const struct mroce_swqe *s)
+static void mroce_comp_read_gaps_lost(struct mroce_dpqp *dp, u32 hole,
+				      u64 now)
 {
-	u32 idx;
+	struct mroce_rd_map *m = &dp->rd_map;
+	u32 idx, last, p, end;
 
-	if (!dp->win.selective)
-		return false;
+	if (!m->n)
+		return;
+	last = mroce_psn_add(m->base, find_last_bit(m->map,
+						   MROCE_RD_MAP_BITS));
 	for (idx = dp->comp_idx; idx != dp->req_max; idx++) {
-		const struct mroce_swqe *o = mroce_swqe(dp, idx);
+		struct mroce_swqe *s = mroce_swqe(dp, idx);
 
-		if (o == s)
-			return false;
-		if (o->started && o->wqe.opcode == IB_WR_RDMA_READ && !o->done)
-			return true;
+		if (!s->started || !mroce_psn_before(s->first_psn, last))
+			break;
+		if (s->wqe.opcode != IB_WR_RDMA_READ || s->done)
+			continue;
+		end = mroce_psn_add(s->first_psn, s->npsn);
+		for (p = mroce_comp_read_expect(s); p != end &&
+		     mroce_comp_read_noted(m, p); p = mroce_psn_add(p, 1))
+			;
+		if (p == end || !mroce_psn_before(p, last))
+			continue;
+		if (p != hole)
+			mroce_reqwin_read_gap_lost(&dp->win, p, now);
 	}
-	return false;
 }
 
 static void mroce_comp_read_resp(struct mroce_dpqp *dp,
@@ -293,24 +362,20 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 {
 	u32 psn = pkt->hdr.bth.psn, expect, k, off, want;
 	struct mroce_reqwin_res res;
-	struct mroce_swqe *s;
+	struct mroce_swqe *s, *o = NULL;
 
 	s = mroce_comp_find(dp, psn);
-	if (!s || s->wqe.opcode != IB_WR_RDMA_READ || s->done ||
-	    (dp->rd_map.n && dp->rd_map.first != s->first_psn) ||
-	    mroce_comp_read_behind(dp, s)) {
+	if (!s || s->wqe.opcode != IB_WR_RDMA_READ || s->done) {
 		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
 		return;
 	}
-	expect = mroce_psn_add(s->first_psn, s->rd_done);
-	/*
-	 * After a gap the READ was asked again from @expect: the responses
-	 * behind the gap are still arriving and say nothing new (the
-	 * requester-side twin of the responder's single NAK, C9-84).
-	 */
-	if (dp->rd_gap && psn != expect) {
-		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
-		return;
+	expect = mroce_comp_read_expect(s);
+	if (dp->win.selective) {
+		o = mroce_comp_read_oldest(dp);
+		if (!o || mroce_psn_before(psn, expect)) {
+			mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
+			return;
+		}
 	}
 	k = mroce_psn_dist(s->first_psn, psn);
 	off = k * dp->pmtu;
@@ -323,6 +388,46 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_MALFORMED);
 		return;
 	}
+	/*
+	 * Selective: a response of a later READ than the oldest unfinished
+	 * one, or of that READ past the response it waits for, is placed
+	 * and kept for its turn.  It tells the window what is missing before
+	 * it (the hole's reorder window starts), except a response of the
+	 * READ just asked again (dp->rd_gap): those of its first answer still
+	 * on the way say nothing new.  (Those of a later READ that could
+	 * answer a copy sent before are told apart by their send times:
+	 * mroce_reqwin_on_read_behind().)
+	 */
+	if (o && (o != s || psn != expect)) {
+		if (o == s && dp->rd_gap) {
+			res.verdict = MROCE_REQWIN_STALE;
+		} else if (o == s) {
+			mroce_reqwin_on_read_resp(&dp->win, psn, expect, now,
+						  &res);
+		} else {
+			mroce_reqwin_on_read_behind(&dp->win, psn,
+						    mroce_comp_read_expect(o),
+						    now, &res);
+		}
+		if (res.verdict == MROCE_REQWIN_RETRY_EXCEEDED) {
+			mroce_comp_fail(dp, IB_WC_RETRY_EXC_ERR);
+			return;
+		}
+		if (mroce_comp_read_ahead(dp, s, pkt,
+					  mroce_comp_read_expect(o), off,
+					  want))
+			mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
+		return;
+	}
+	/*
+	 * After a gap the READ was asked again from @expect: the responses
+	 * behind the gap are still arriving and say nothing new (the
+	 * requester-side twin of the responder's single NAK, C9-84).
+	 */
+	if (dp->rd_gap && psn != expect) {
+		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
+		return;
+	}
 	mroce_reqwin_on_read_resp(&dp->win, psn, expect, now, &res);
 	switch (res.verdict) {
 	case MROCE_REQWIN_ACKED:
@@ -333,11 +438,7 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 		mroce_comp_read_unnote(dp, psn);
 		if (++s->rd_done == s->npsn)
 			s->done = true;
-		mroce_comp_read_walk(dp, s, now);
-		break;
-	case MROCE_REQWIN_READ_AHEAD:
-		if (mroce_comp_read_ahead(dp, s, pkt, expect, off, want))
-			mroce_count(dp->mdev, MROCE_CNT_RX_DROP_SEQ);
+		mroce_comp_read_walk(dp, now);
 		break;
 	case MROCE_REQWIN_RETRY:
 		mroce_req_lost(dp, res.psn);
@@ -545,8 +646,16 @@ void mroce_comp_timer(struct mroce_dpqp *dp)
 					      dp->win.retry_left);
 	}
 	if (res.verdict == MROCE_REQWIN_RETRY) {
-		dp->rd_gap = false;
+		/*
+		 * A READ hole found lost: the READ is asked again from it,
+		 * and the responses of its first answer still on the way
+		 * say nothing new (they are still placed).
+		 */
+		dp->rd_gap = dp->win.st.read_holes != was.read_holes;
 		mroce_req_lost(dp, res.psn);
+		if (dp->rd_gap)
+			mroce_comp_read_gaps_lost(dp, res.psn,
+						  mroce_dp_now(dp));
 	} else if (res.verdict == MROCE_REQWIN_RETRY_EXCEEDED)
 		mroce_comp_fail(dp, IB_WC_RETRY_EXC_ERR);
 }

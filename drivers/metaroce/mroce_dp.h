@@ -112,13 +112,14 @@ struct mroce_resp_msg {
 
 /*
  * READ responses of a selective window that came past a hole, placed
- * (mroce_comp.c): bit i is response PSN @base + i, of the READ whose first
- * PSN is @first; @n bits are set.
+ * (mroce_comp.c), of whatever READ: bit i is response PSN @base + i; @n
+ * bits are set.  @base is the PSN the oldest unfinished READ waits for, or
+ * a PSN before it; the selective window (256 PSNs) never reaches past the
+ * map.
  */
 #define MROCE_RD_MAP_BITS	256
 
 struct mroce_rd_map {
-	u32 first;
 	u32 base;
 	u32 n;
 	DECLARE_BITMAP(map, MROCE_RD_MAP_BITS);

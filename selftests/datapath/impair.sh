@@ -23,17 +23,7 @@ build_c_tests
 modinfo sch_netem >/dev/null 2>&1 || ksft_skip_all "sch_netem not available"
 dp_static_neigh || ksft_skip_all "cannot set permanent neighbour entries"
 
-# netem ARGS...: the same impairment on both ends; netem_off: none.
-netem() {
-	ns_exec "$NS1" tc qdisc replace dev "$V1" root netem "$@" &&
-		ns_exec "$NS2" tc qdisc replace dev "$V2" root netem "$@"
-}
-netem_off() {
-	ns_exec "$NS1" tc qdisc del dev "$V1" root 2>/dev/null
-	ns_exec "$NS2" tc qdisc del dev "$V2" root 2>/dev/null
-	true
-}
-defer netem_off
+defer dp_netem_off
 gone() {
 	! kill -0 "$1" 2>/dev/null
 }
@@ -62,7 +52,7 @@ for imp in "loss 0.1%" "loss 1%" "loss 5%" "loss 10%" \
 	sack=$(mroce_counter "$DEV1" sack_retransmits)
 	retr=$(mroce_counter "$DEV1" retransmits)
 	# shellcheck disable=SC2086 # the impairment is netem's words
-	netem $imp || { t_fail "netem $imp on $V1 and $V2"; continue; }
+	dp_netem $imp || { t_fail "netem $imp on $V1 and $V2"; continue; }
 	"$BIN" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -n 100000000 \
 		-o write,send,read,atomic -s "$seed" >"$log" 2>&1 &
 	pid=$!
@@ -71,7 +61,7 @@ for imp in "loss 0.1%" "loss 1%" "loss 5%" "loss 10%" \
 	busywait 120000 gone "$pid" || kill -KILL "$pid"
 	wait "$pid"
 	rc=$?
-	netem_off
+	dp_netem_off
 	t_check "$name, $imp: random write,send,read,atomic requests, data verified (seed $seed; $(tail -n 1 "$log"))" \
 		[ "$rc" = 0 ]
 	[ "$rc" = 0 ] || grep FAIL "$log" | head -3 | sed 's/^/#   /'

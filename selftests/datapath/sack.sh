@@ -42,17 +42,7 @@ build_c_tests
 modinfo sch_netem >/dev/null 2>&1 || ksft_skip_all "sch_netem not available"
 dp_static_neigh || ksft_skip_all "cannot set permanent neighbour entries"
 
-# netem ARGS...: the same impairment on both ends; netem_off: none.
-netem() {
-	ns_exec "$NS1" tc qdisc replace dev "$V1" root netem "$@" &&
-		ns_exec "$NS2" tc qdisc replace dev "$V2" root netem "$@"
-}
-netem_off() {
-	ns_exec "$NS1" tc qdisc del dev "$V1" root 2>/dev/null
-	ns_exec "$NS2" tc qdisc del dev "$V2" root 2>/dev/null
-	true
-}
-defer netem_off
+defer dp_netem_off
 # sum COUNTER: over both devices.
 sum() {
 	echo $(($(mroce_counter "$DEV1" "$1") + $(mroce_counter "$DEV2" "$1")))
@@ -140,7 +130,7 @@ run() {
 		echo "#   QPs not both in mode $mode: $(rdma res show qp -dd | grep -o 'drv_mode [a-z]*' | tr '\n' ' ')"
 	trace_on
 	BEFORE=$(snap)
-	netem "$@" || t_fail "netem $* on $V1 and $V2"
+	dp_netem "$@" || t_fail "netem $* on $V1 and $V2"
 	sleep "$secs"
 	SACKED_SEEN=$(rdma res show qp -dd 2>/dev/null |
 		      grep -o "drv_sq-sacked.*drv_reorder-wnd-us [0-9]*" | head -2)
@@ -150,7 +140,7 @@ run() {
 	rc=$?
 	AFTER=$(snap)
 	trace_off
-	netem_off
+	dp_netem_off
 	t_check "$desc: random $ops requests, data verified (seed $seed; $(tail -n 1 "$log"))" \
 		[ "$rc" = 0 ]
 	[ "$rc" = 0 ] || grep FAIL "$log" | head -3 | sed 's/^/#   /'

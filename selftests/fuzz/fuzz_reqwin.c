@@ -135,9 +135,24 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			mroce_reqwin_on_aeth(&w, p, op[3], now, &r);
 			break;
 		case 4:
-			mroce_reqwin_on_read_resp(&w, p,
-						  mroce_psn_add(w.una, op[3]),
-						  now, &r);
+			/* a READ response: in turn, past a hole, or kept */
+			switch (op[0] >> 3 & 3) {
+			case 0:
+			case 1:
+				mroce_reqwin_on_read_resp(&w, p,
+						mroce_psn_add(w.una, op[3]),
+						now, &r);
+				break;
+			case 2:
+				mroce_reqwin_on_read_behind(&w, p,
+						mroce_psn_add(w.una, op[3]),
+						now, &r);
+				break;
+			default:
+				mroce_reqwin_read_placed(&w, now);
+				mroce_reqwin_read_gap_lost(&w, p, now);
+				break;
+			}
 			break;
 		case 5:
 			if (mroce_reqwin_next_event(&w, &at) && at > now)

@@ -25,6 +25,13 @@ static void sr_setup(struct mroce_reqwin *w, u32 psn)
 	mroce_reqwin_init(w, &cfg);
 }
 
+/* The same, with an RTT of 100 us measured. */
+static void sr_setup_rtt(struct mroce_reqwin *w)
+{
+	sr_setup(w, 0);
+	mroce_rtt_sample(&w->rtt, 100 * US);
+}
+
 /* Send @n one-PSN units at @now; the first PSN. */
 static u32 sr_send(struct mroce_reqwin *w, u32 n, u64 now)
 {
@@ -226,8 +233,7 @@ TEST(sr_reordering_tolerated)
 	struct mroce_reqwin_res res;
 	u64 t = 1000000, deadline;
 
-	sr_setup(&w, 0);
-	mroce_rtt_sample(&w.rtt, 100 * US);
+	sr_setup_rtt(&w);
 	/*
 	 * Unit 1 overtakes unit 0.  With one unit SACKED, below the
 	 * duplicate threshold, RACK waits a quarter of the minimum RTT.
@@ -328,8 +334,7 @@ TEST(sr_late_first_copy)
 	struct mroce_reqwin_res res;
 	u64 t = 1000000;
 
-	sr_setup(&w, 0);
-	mroce_rtt_sample(&w.rtt, 100 * US);
+	sr_setup_rtt(&w);
 	sr_send(&w, 4, t);			/* 0..3 */
 	/* 1, 2, 3 arrive: three SACKED, RACK loses 0 at once */
 	sr_ack(&w, MROCE_PSN_MASK, 0xe, 100 * US, t + 100 * US, &res);
@@ -378,8 +383,7 @@ TEST(sr_read_responses_reordered)
 	u64 t = 1000000, at;
 	u32 psn, wqe;
 
-	sr_setup(&w, 0);
-	mroce_rtt_sample(&w.rtt, 100 * US);
+	sr_setup_rtt(&w);
 	EXPECT_EQ(mroce_reqwin_sent(&w, 8, t, 0, &psn), 0);	/* READ 0..7 */
 	mroce_reqwin_on_read_resp(&w, 0, 0, t + 100 * US, &res);
 	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
@@ -438,6 +442,212 @@ TEST(sr_read_responses_reordered)
 }
 
 /*
+ * The last responses of a READ are lost: the next READ's responses say
+ * so, and the READ is asked again after the reorder window rather than
+ * at the probe or RTO.  Responses of a READ first sent before that
+ * request went out again say nothing.
+ */
+TEST(sr_read_tail_lost_behind)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 1000000, at, lat;
+	u32 psn, wqe, i;
+
+	sr_setup_rtt(&w);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 8, t, 0, &psn), 0);	/* A: 0..7 */
+	EXPECT_EQ(mroce_reqwin_sent(&w, 8, t + US, 1, &psn), 0); /* B: 8..15 */
+	for (i = 0; i < 6; i++) {
+		mroce_reqwin_on_read_resp(&w, i, i, t + 100 * US, &res);
+		EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	}
+	/* 6 and 7 lost; B's first response comes */
+	mroce_reqwin_on_read_behind(&w, 8, 6, t + 110 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
+	EXPECT_TRUE(w.rd_hole);
+	EXPECT_EQ(w.rd_hole_psn, 6);
+	EXPECT_EQ(w.una, 6);
+	at = res.at;
+	EXPECT_TRUE(at > t + 110 * US);
+	EXPECT_TRUE(at <= t + 210 * US);	/* well before any RTO */
+	mroce_reqwin_on_read_behind(&w, 9, 6, t + 111 * US, &res);
+	EXPECT_EQ(res.at, at);
+	lat = w.timer_at;
+	mroce_reqwin_on_timer(&w, at, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
+	EXPECT_EQ(res.psn, 6);
+	EXPECT_EQ(w.st.read_holes, 1);
+	EXPECT_EQ(w.st.rto_fires, 0);
+	EXPECT_EQ(w.st.tlp_probes, 0);
+	/* no retry spent, the Local ACK Timeout runs on as it was */
+	EXPECT_EQ(w.retry_left, 2);
+	EXPECT_EQ(w.timer_at, lat);
+	/* while lost, nothing new */
+	mroce_reqwin_on_read_behind(&w, 10, 6, at + 1, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_STALE);
+	/* A asked again from 6, and only A: B's responses are kept */
+	EXPECT_EQ(mroce_reqwin_lost(&w), 1);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, at + 2, &psn, &wqe));
+	EXPECT_EQ(psn, 6);
+	EXPECT_EQ(wqe, 0);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 6, 2, at + 2), 0);
+	EXPECT_FALSE(mroce_reqwin_resend(&w, at + 2, &psn, &wqe));
+	/* B's answer still arriving: sent before A's resend */
+	mroce_reqwin_on_read_behind(&w, 11, 6, at + 3, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_STALE);
+	EXPECT_FALSE(w.rd_hole);
+	/* nor for a hole not past, a PSN out of the window */
+	mroce_reqwin_on_read_behind(&w, 6, 6, at + 4, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_STALE);
+	mroce_reqwin_on_read_behind(&w, 40, 6, at + 4, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_STALE);
+	mroce_reqwin_on_read_resp(&w, 6, 6, at + 100 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	EXPECT_EQ(w.una, 7);
+	/* the caller feeds what it kept, in PSN order: A, then B */
+	for (i = 7; i < 16; i++) {
+		mroce_reqwin_on_read_resp(&w, i, i, at + 101 * US, &res);
+		EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	}
+	EXPECT_EQ(w.una, 16);
+	EXPECT_EQ(mroce_reqwin_inflight(&w), 0);
+}
+
+/*
+ * A READ request the receiver held and reported (SACKED) loses its last
+ * responses: the RTO asks it again from the first missing one, although
+ * go-back-N passes over what is SACKED; so does a READ hole.
+ */
+/*
+ * 0, then a READ 1..4 at @t; 0 lost, the READ held and reported: true
+ * when the READ is SACKED.
+ */
+static bool sr_read_held(struct mroce_reqwin *w, u64 t)
+{
+	struct mroce_reqwin_res res;
+	u32 psn;
+
+	sr_setup_rtt(w);
+	sr_send(w, 1, t);
+	return !mroce_reqwin_sent(w, 4, t, 1, &psn) &&
+	       !sr_ack(w, MROCE_PSN_MASK, 0x1e, 0, t + 100 * US, &res) &&
+	       mroce_sb_at(&w->sb, 1)->state == MROCE_SB_SACKED;
+}
+
+TEST(sr_read_sacked_answer_lost)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 1000000, now;
+	u32 psn, wqe, i;
+
+	EXPECT_TRUE(sr_read_held(&w, t));
+	/* 0 resent and answered; the READ's first two responses come */
+	mroce_reqwin_on_read_resp(&w, 1, 1, t + 300 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	mroce_reqwin_on_read_resp(&w, 2, 2, t + 300 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	EXPECT_EQ(w.una, 3);
+	/* 3 and 4 never come: the RTO (after no probe) asks again from 3 */
+	now = t + 300 * US;
+	for (i = 0; i < 8; i++) {
+		mroce_reqwin_on_timer(&w, now, &res);
+		if (res.verdict != MROCE_REQWIN_NOT_DUE)
+			break;
+		now = res.at;
+	}
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
+	EXPECT_EQ(w.st.rto_fires, 1);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, now, &psn, &wqe));
+	EXPECT_EQ(psn, 3);
+	EXPECT_EQ(wqe, 1);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 3, 2, now), 0);
+	EXPECT_EQ(w.sb.sacked, 0);
+	/* a READ hole in a SACKED READ is asked again too */
+	EXPECT_TRUE(sr_read_held(&w, t));
+	mroce_reqwin_on_read_resp(&w, 1, 1, t + 300 * US, &res);
+	mroce_reqwin_on_read_resp(&w, 3, 2, t + 300 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
+	now = res.at;
+	mroce_reqwin_on_timer(&w, now, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
+	EXPECT_EQ(res.psn, 2);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, now + 1, &psn, &wqe));
+	EXPECT_EQ(psn, 2);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 2, 3, now + 1), 0);
+}
+
+/*
+ * Three READs, each with a hole and responses kept past it: when the
+ * first hole is found lost, the caller names the others and all three
+ * are asked again at once (the first from its hole, the others whole);
+ * one asked again less than an SRTT ago is left alone.  A kept response
+ * restarts the probe timer.
+ */
+TEST(sr_read_gaps_lost_together)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 1000000, rec;
+	u32 psn, wqe;
+
+	sr_setup_rtt(&w);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 4, t, 0, &psn), 0);	/* A 0..3 */
+	EXPECT_EQ(mroce_reqwin_sent(&w, 4, t, 1, &psn), 0);	/* B 4..7 */
+	EXPECT_EQ(mroce_reqwin_sent(&w, 4, t, 2, &psn), 0);	/* C 8..11 */
+	mroce_reqwin_on_read_resp(&w, 0, 0, t + 100 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	rec = w.rec_at;
+	/* 1, 5 and 9 lost; the rest kept by the caller */
+	mroce_reqwin_read_placed(&w, t + 150 * US);
+	EXPECT_TRUE(w.rec_at > rec);
+	mroce_reqwin_on_read_resp(&w, 2, 1, t + 150 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
+	mroce_reqwin_on_timer(&w, res.at, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
+	EXPECT_EQ(res.psn, 1);
+	EXPECT_TRUE(mroce_reqwin_read_gap_lost(&w, 5, t + 400 * US));
+	EXPECT_TRUE(mroce_reqwin_read_gap_lost(&w, 9, t + 400 * US));
+	EXPECT_FALSE(mroce_reqwin_read_gap_lost(&w, 9, t + 400 * US));
+	EXPECT_EQ(w.st.read_holes, 3);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, t + 401 * US, &psn, &wqe));
+	EXPECT_EQ(psn, 1);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 1, 3, t + 401 * US), 0);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, t + 401 * US, &psn, &wqe));
+	EXPECT_EQ(psn, 4);
+	EXPECT_EQ(wqe, 1);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 4, 4, t + 401 * US), 0);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, t + 401 * US, &psn, &wqe));
+	EXPECT_EQ(psn, 8);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 8, 4, t + 401 * US), 0);
+	EXPECT_FALSE(mroce_reqwin_resend(&w, t + 401 * US, &psn, &wqe));
+	/* just asked again: not again before its answer can come */
+	EXPECT_FALSE(mroce_reqwin_read_gap_lost(&w, 5, t + 450 * US));
+	/* out of the window, or not selective: nothing */
+	EXPECT_FALSE(mroce_reqwin_read_gap_lost(&w, 40, t + 450 * US));
+	EXPECT_EQ(w.retry_left, 2);
+}
+
+/* Go-back-N windows leave a later READ's responses alone. */
+TEST(sr_read_behind_needs_selective)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	struct mroce_reqwin_cfg cfg = {
+		.psn = 0, .wnd = 64, .retry_cnt = 2, .rnr_retry = 1,
+		.timeout = 14,
+	};
+	u32 psn;
+
+	mroce_reqwin_init(&w, &cfg);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 4, 1000, 0, &psn), 0);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 4, 1001, 1, &psn), 0);
+	mroce_reqwin_on_read_behind(&w, 4, 2, 2000, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_STALE);
+	EXPECT_FALSE(w.rd_hole);
+}
+
+/*
  * A tail-loss probe whose unit had arrived (its ACK was only slow) is a
  * spurious resend, but no sign of reordering: the window stays narrow.
  */
@@ -447,8 +657,7 @@ TEST(sr_needless_probe_keeps_window)
 	struct mroce_reqwin_res res;
 	u64 t = 5000;
 
-	sr_setup(&w, 0);
-	mroce_rtt_sample(&w.rtt, 100 * US);
+	sr_setup_rtt(&w);
 	sr_send(&w, 2, t);
 	mroce_reqwin_on_timer(&w, t + 200 * US, &res);
 	EXPECT_EQ(res.verdict, MROCE_REQWIN_LOSS);

@@ -211,6 +211,23 @@ u32 mroce_reqwin_advance(struct mroce_reqwin *w, u32 psn, u64 now)
 	return acked;
 }
 
+/*
+ * Go back N from una, over what is SACKED, except a SACKED unit at una:
+ * only a READ request the receiver reported but whose responses never
+ * all came can be one there (anything else the receiver has is covered
+ * by its cumulative ACK once everything before it is), and nothing else
+ * would ever ask it again.  Returns the units newly lost.
+ */
+u32 mroce_reqwin_lose_all(struct mroce_reqwin *w)
+{
+	u32 n = mroce_sb_lose(&w->sb, w->una, w->max);
+
+	if (w->una != w->max &&
+	    mroce_sb_at(&w->sb, w->una)->state == MROCE_SB_SACKED)
+		n += mroce_sb_lose_answer(&w->sb, w->una);
+	return n;
+}
+
 void mroce_reqwin_retry(struct mroce_reqwin *w, u32 psn, u64 now,
 			struct mroce_reqwin_res *res)
 {
@@ -221,7 +238,10 @@ void mroce_reqwin_retry(struct mroce_reqwin *w, u32 psn, u64 now,
 		return;
 	}
 	w->retry_left--;
-	mroce_sb_lose(&w->sb, psn, w->max);
+	if (psn == w->una)
+		mroce_reqwin_lose_all(w);
+	else
+		mroce_sb_lose(&w->sb, psn, w->max);
 	mroce_reqwin_arm(w, now);
 	res->verdict = MROCE_REQWIN_RETRY;
 }
@@ -362,6 +382,100 @@ void mroce_reqwin_on_read_resp(struct mroce_reqwin *w, u32 psn, u32 expect,
 	}
 	res->acked = mroce_reqwin_advance(w, mroce_psn(expect), now);
 	mroce_reqwin_retry(w, mroce_psn(expect), now, res);
+}
+
+/**
+ * mroce_reqwin_on_read_behind() - a later READ's response, an earlier READ
+ *	still waiting
+ * @w: the window (selective; otherwise nothing happens)
+ * @psn: the later READ's response, which the caller drops
+ * @expect: the response PSN the earlier READ waits for
+ * @now: current time
+ * @res: MROCE_REQWIN_READ_AHEAD with the hole's deadline in .at, or
+ *	MROCE_REQWIN_STALE when the response says nothing of the hole
+ *
+ * A responder answers READs in PSN order, so a response of a later READ
+ * means the one at @expect was lost or is late, as a response of the same
+ * READ past it would (mroce_sr_read_ahead()); once the reorder window
+ * passes, the earlier READ is asked again from @expect with everything
+ * after it.  Without this a lost last response, or a lost READ request,
+ * waits for the tail-loss probe or the RTO.  But only if the later READ
+ * was first sent after the request that asks for @expect was last sent:
+ * otherwise the response may answer a copy sent before that request
+ * (Karn's ambiguity), and taking it as news would ask the earlier READ
+ * again each time one of those arrives, faster than its answer can come.
+ */
+void mroce_reqwin_on_read_behind(struct mroce_reqwin *w, u32 psn,
+				 u32 expect, u64 now,
+				 struct mroce_reqwin_res *res)
+{
+	u32 inflight = mroce_reqwin_inflight(w);
+	const struct mroce_sb_ent *hole;
+
+	memset(res, 0, sizeof(*res));
+	res->verdict = MROCE_REQWIN_STALE;
+	res->psn = mroce_psn(psn);
+	if (!w->selective || !mroce_psn_in_window(psn, w->una, inflight) ||
+	    !mroce_psn_in_window(expect, w->una, inflight) ||
+	    !mroce_psn_before(expect, psn))
+		return;
+	hole = mroce_sb_at(&w->sb, expect);
+	if (hole->state == MROCE_SB_LOST ||
+	    mroce_sb_at(&w->sb, psn)->first < hole->sent)
+		return;
+	mroce_sr_read_ahead(w, mroce_psn(expect), now, res);
+}
+
+/**
+ * mroce_reqwin_read_gap_lost() - another READ hole is lost with the one
+ *	the window found lost
+ * @w: the window (selective)
+ * @psn: the first response missing of a READ, with responses kept past it
+ * @now: current time
+ *
+ * The window times one READ hole at a time (mroce_sr_read_ahead()): the
+ * oldest.  When it is found lost, the caller, which knows what it kept,
+ * names the other holes with responses past them, and each READ is asked
+ * again at once, not one round trip after the other: from una when the
+ * hole is in the READ una is in, else whole (a unit is resent from one
+ * PSN to its end, and its PSNs before that one must not be in flight).
+ * Not one sent again less than one SRTT ago: its answer may be on the
+ * way.
+ *
+ * Return: true when the READ is now to be asked again.
+ */
+bool mroce_reqwin_read_gap_lost(struct mroce_reqwin *w, u32 psn, u64 now)
+{
+	u32 inflight = mroce_reqwin_inflight(w);
+	const struct mroce_sb_ent *e;
+
+	if (!w->selective || !mroce_psn_in_window(psn, w->una, inflight))
+		return false;
+	e = mroce_sb_at(&w->sb, psn);
+	if (!mroce_psn_in_window(psn, e->head, e->npsn) ||
+	    (e->state == MROCE_SB_RESENT && e->sent + w->rtt.srtt > now))
+		return false;
+	psn = mroce_psn_in_window(e->head, w->una, inflight) ? e->head : w->una;
+	if (!mroce_sb_lose_answer(&w->sb, psn))
+		return false;
+	w->st.read_holes++;
+	return true;
+}
+
+/**
+ * mroce_reqwin_read_placed() - a READ response past a hole was kept
+ * @w: the window
+ * @now: current time
+ *
+ * Delivery, as a SACK is: the tail-loss probe and the RTO restart.  A
+ * hole's own window (mroce_sr_read_ahead()) asks for what is missing; a
+ * probe or RTO while responses keep coming would ask again for READs
+ * whose responses are already kept.
+ */
+void mroce_reqwin_read_placed(struct mroce_reqwin *w, u64 now)
+{
+	if (w->selective)
+		mroce_sr_progress(w, now);
 }
 
 /**

@@ -149,6 +149,11 @@ int mroce_reqwin_on_aeth(struct mroce_reqwin *w, u32 psn, u8 syndrome,
 			 u64 now, struct mroce_reqwin_res *res);
 void mroce_reqwin_on_read_resp(struct mroce_reqwin *w, u32 psn, u32 expect,
 			       u64 now, struct mroce_reqwin_res *res);
+void mroce_reqwin_on_read_behind(struct mroce_reqwin *w, u32 psn,
+				 u32 expect, u64 now,
+				 struct mroce_reqwin_res *res);
+void mroce_reqwin_read_placed(struct mroce_reqwin *w, u64 now);
+bool mroce_reqwin_read_gap_lost(struct mroce_reqwin *w, u32 psn, u64 now);
 void mroce_reqwin_on_timer(struct mroce_reqwin *w, u64 now,
 			   struct mroce_reqwin_res *res);
 bool mroce_reqwin_next_event(const struct mroce_reqwin *w, u64 *at);
@@ -159,6 +164,7 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 u32 mroce_reqwin_advance(struct mroce_reqwin *w, u32 psn, u64 now);
 void mroce_reqwin_retry(struct mroce_reqwin *w, u32 psn, u64 now,
 			struct mroce_reqwin_res *res);
+u32 mroce_reqwin_lose_all(struct mroce_reqwin *w);
 void mroce_sr_init(struct mroce_reqwin *w, const struct mroce_reqwin_cfg *cfg);
 void mroce_sr_out(struct mroce_reqwin *w, u64 now);
 void mroce_sr_resent(struct mroce_reqwin *w, u32 psn, u64 now, u64 prev);

@@ -279,6 +279,34 @@ bool mroce_sb_lose_unit(struct mroce_sb *sb, u32 psn)
 }
 
 /**
+ * mroce_sb_lose_answer() - the answer to the unit holding @psn is lost
+ * @sb: the scoreboard
+ * @psn: a PSN in flight: the unit is lost from there to its end
+ *
+ * A READ request that the receiver reported (SACKED: it arrived, and was
+ * held) may still have lost responses: unlike mroce_sb_lose_unit() and
+ * mroce_sb_lose(), this loses a SACKED unit too.
+ *
+ * Return: true when the unit is now lost and was not before; false also
+ * when @psn's slot holds no unit that takes @psn (a unit wider than the
+ * ring alone in flight is on it).
+ */
+bool mroce_sb_lose_answer(struct mroce_sb *sb, u32 psn)
+{
+	struct mroce_sb_ent *e = mroce_sb_slot(sb, psn);
+
+	if (!mroce_psn_in_window(psn, e->head, e->npsn) ||
+	    (e->state != MROCE_SB_INFLIGHT && e->state != MROCE_SB_RESENT &&
+	     e->state != MROCE_SB_SACKED))
+		return false;
+	if (!sb->lost || mroce_psn_before(psn, sb->rtx))
+		sb->rtx = psn;
+	mroce_sb_set(sb, psn, mroce_sb_end(e, psn), MROCE_SB_LOST);
+	sb->lost++;
+	return true;
+}
+
+/**
  * mroce_sb_next_lost() - the first lost PSN to resend
  * @sb: the scoreboard
  * @una: first PSN in flight

@@ -71,5 +71,6 @@ bool mroce_sb_next_lost(struct mroce_sb *sb, u32 una, u32 max, u32 *psn);
 u32 mroce_sb_unit_end(const struct mroce_sb *sb, u32 psn);
 bool mroce_sb_sack(struct mroce_sb *sb, u32 una, u32 max, u32 psn);
 bool mroce_sb_lose_unit(struct mroce_sb *sb, u32 psn);
+bool mroce_sb_lose_answer(struct mroce_sb *sb, u32 psn);
 
 #endif /* MROCE_SB_H */

@@ -300,24 +300,26 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
  * The caller keeps the response; the hole at @expect counts as lost (the
  * READ is asked again from it) only if it is still open after a reorder
  * window: RACK's, at least twice the RTT variation and a quarter of the
- * minimum RTT, at most SRTT.
+ * minimum RTT, at most SRTT.  And, RACK's rule, not before one SRTT and
+ * that window have passed since the request that asks for @expect was
+ * last sent: a READ just asked again from the hole cannot have answered.
  */
 void mroce_sr_read_ahead(struct mroce_reqwin *w, u32 expect, u64 now,
 			 struct mroce_reqwin_res *res)
 {
-	u64 wait;
+	u64 wait, at;
 
 	if (!w->rd_hole || w->rd_hole_psn != expect) {
-		wait = max_t(u64, 2 * w->rtt.rttvar, w->rtt.min_rtt / 4);
+		wait = max_t(u64, MROCE_RTT_GRANULARITY_NS,
+			     mroce_rack_reo_wnd(&w->rack, &w->rtt,
+						w->sb.sacked));
 		if (w->rtt.srtt)
 			wait = min_t(u64, wait, w->rtt.srtt);
-		wait = max_t(u64, wait, MROCE_RTT_GRANULARITY_NS);
-		wait = max_t(u64, wait, mroce_rack_reo_wnd(&w->rack, &w->rtt,
-							    w->sb.sacked));
+		at = mroce_sb_at(&w->sb, expect)->sent + w->rtt.srtt + wait;
 		w->rd_hole = true;
 		w->rd_hole_psn = expect;
 		w->rd_hole_since = now;
-		w->rd_hole_at = now + wait;
+		w->rd_hole_at = max_t(u64, now + wait, at);
 	}
 	res->verdict = MROCE_REQWIN_READ_AHEAD;
 	res->at = w->rd_hole_at;
@@ -338,7 +340,16 @@ void mroce_sr_read_filled(struct mroce_reqwin *w, u32 psn, u64 now)
 		w->rack.extent = now - w->rd_hole_since;
 }
 
-/* The READ hole's window passed: ask the READ again from the hole. */
+/*
+ * The READ hole's window passed: ask that READ again from the hole, and
+ * only it: the caller keeps the responses that came past the hole, of
+ * this READ and of later ones, and feeds them to the window in PSN order
+ * once the hole is filled, so nothing after it needs asking again.  Like
+ * a RACK loss, and unlike IBTA's NAK sequence error, this spends no
+ * retry_cnt and leaves the Local ACK Timeout running as it was: a
+ * response after the hole came, so the peer is there, and only the
+ * timeout may end the connection (wire.rst, "Selective repeat").
+ */
 static void mroce_sr_read_lost(struct mroce_reqwin *w, u64 now,
 			       struct mroce_reqwin_res *res)
 {
@@ -349,7 +360,10 @@ static void mroce_sr_read_lost(struct mroce_reqwin *w, u64 now,
 		return;
 	w->st.read_holes++;
 	res->acked = mroce_reqwin_advance(w, hole, now);
-	mroce_reqwin_retry(w, hole, now, res);
+	if (!mroce_sb_lose_answer(&w->sb, hole))
+		return;
+	res->psn = hole;
+	res->verdict = MROCE_REQWIN_RETRY;
 }
 
 /* The last unit in flight that the receiver has not reported. */
@@ -400,8 +414,7 @@ void mroce_sr_on_timer(struct mroce_reqwin *w, u64 now,
 		} else {
 			w->st.rto_fires++;
 			mroce_rtt_backoff(&w->rtt);
-			mroce_sr_lost(w, mroce_sb_lose(&w->sb, w->una, w->max),
-				      res);
+			mroce_sr_lost(w, mroce_reqwin_lose_all(w), res);
 			/* go back N, over what is not SACKED */
 			if (res->verdict == MROCE_REQWIN_LOSS) {
 				res->verdict = MROCE_REQWIN_RETRY;
