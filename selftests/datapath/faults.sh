@@ -88,7 +88,7 @@ under_traffic() {
 	rx=$(mroce_counter "$DEV2" rx_packets)
 	retr=$(retransmits)
 	lat=$(both local_ack_timeout_err)
-	lat_trace_on
+	lat_trace_clear
 	t0=$(date +%s)
 	"$DPC" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -n 100000000 \
 		-s "$seed" -T "$t" >"$log" 2>&1 &
@@ -123,22 +123,26 @@ under_traffic() {
 			[ "$(both local_ack_timeout_err)" -gt "$lat" ]
 		lat_trace_check "$desc" $(($(both local_ack_timeout_err) - lat))
 	fi
-	lat_trace_off
 }
 
 # The tracepoint of the Local ACK Timeout (mroce_trace.h), when tracefs
 # is there: one event per expiry counted, the last with no retry left.
+# Enabled once for the whole script and its buffer cleared before each
+# run: switching a tracepoint patches kernel text on every CPU, which
+# under QEMU TCG with traffic running once left a CPU looping in the
+# int3 of the patch (soft lockup, text_poke_bp); without recording
+# command names it does not patch the scheduler's tracepoints either.
 TR=/sys/kernel/tracing
 [ -d "$TR/events" ] || mount -t tracefs nodev "$TR" 2>/dev/null
 LAT_EV=$TR/events/metaroce/mroce_local_ack_timeout
-lat_trace_on() {
+if [ -d "$LAT_EV" ]; then
+	echo 0 >"$TR/options/record-cmd" 2>/dev/null
+	echo 1 >"$LAT_EV/enable"
+	defer "echo 0 >'$LAT_EV/enable'"
+fi
+lat_trace_clear() {
 	[ -d "$LAT_EV" ] || return 0
 	echo >"$TR/trace"
-	echo 1 >"$LAT_EV/enable"
-}
-lat_trace_off() {
-	[ -d "$LAT_EV" ] && echo 0 >"$LAT_EV/enable"
-	true
 }
 lat_trace_check() { # DESC EXPIRIES
 	local n

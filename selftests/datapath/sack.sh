@@ -81,20 +81,23 @@ switched() {
 gone() {
 	! kill -0 "$1" 2>/dev/null
 }
-# The module's tracepoints (mroce_trace.h), recorded during a run() when
-# TRACE is set and tracefs is there.
+# The module's tracepoints (mroce_trace.h), read after a run() when TRACE
+# is set and tracefs is there.  Enabled once, before any traffic, and the
+# buffer cleared when a run starts: switching a tracepoint patches kernel
+# text on every CPU, which under QEMU TCG with traffic running once left
+# a CPU looping in the patch's int3 (faults.sh); without recording
+# command names the scheduler's tracepoints are not patched either.
 TR=/sys/kernel/tracing
 [ -d "$TR/events" ] || mount -t tracefs nodev "$TR" 2>/dev/null
+if [ -d "$TR/events/metaroce" ]; then
+	echo 0 >"$TR/options/record-cmd" 2>/dev/null
+	echo 1 >"$TR/events/metaroce/enable"
+	defer "echo 0 >$TR/events/metaroce/enable"
+fi
 trace_on() {
 	[ -n "${TRACE:-}" ] && [ -d "$TR/events/metaroce" ] || return 0
 	echo >"$TR/trace"
-	echo 1 >"$TR/events/metaroce/enable"
 }
-trace_off() {
-	[ -d "$TR/events/metaroce" ] || return 0
-	echo 0 >"$TR/events/metaroce/enable"
-}
-defer trace_off
 # traced EVENT [FILTER]: events of that name in the trace matching FILTER.
 traced() {
 	grep " $1: " "$TR/trace" | grep -c -- "${2:-}"
@@ -139,7 +142,6 @@ run() {
 	wait "$pid"
 	rc=$?
 	AFTER=$(snap)
-	trace_off
 	dp_netem_off
 	t_check "$desc: random $ops requests, data verified (seed $seed; $(tail -n 1 "$log"))" \
 		[ "$rc" = 0 ]
