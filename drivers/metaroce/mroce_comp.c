@@ -277,8 +277,8 @@ static void mroce_comp_read_walk(struct mroce_dpqp *dp, u64 now)
 	struct mroce_swqe *o, *s;
 	u32 psn, i;
 
+	o = mroce_comp_read_oldest(dp);
 	while (m->n) {
-		o = mroce_comp_read_oldest(dp);
 		if (!o) {
 			memset(m, 0, sizeof(*m));
 			return;
@@ -294,13 +294,12 @@ static void mroce_comp_read_walk(struct mroce_dpqp *dp, u64 now)
 			return;
 		__clear_bit(0, m->map);
 		m->n--;
-		if (++o->rd_done == o->npsn)
+		if (++o->rd_done == o->npsn) {
 			o->done = true;
+			o = mroce_comp_read_oldest(dp);
+		}
 	}
-	if (!m->n)
-		return;
-	o = mroce_comp_read_oldest(dp);
-	if (!o)
+	if (!m->n || !o)
 		return;
 	i = find_first_bit(m->map, MROCE_RD_MAP_BITS);
 	psn = mroce_psn_add(m->base, i);

@@ -137,84 +137,51 @@ static ssize_t metaroce_udp_csum_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(metaroce_udp_csum);
 
-/* Parse @buf as an integer in [@min, @max] for attribute @name. */
-static int mroce_attr_u32(struct mroce_dev *mdev, const char *name,
-			  const char *buf, u32 min, u32 max, u32 *v)
-{
-	if (kstrtou32(buf, 0, v) || *v < min || *v > max) {
-		ibdev_warn_ratelimited(&mdev->ibdev,
-				       "%s: '%.*s' is not an integer from %u to %u\n",
-				       name,
-				       (int)min_t(size_t, strcspn(buf, "\n"), 32),
-				       buf, min, max);
-		return -EINVAL;
-	}
-	return 0;
-}
+/*
+ * A u32 attribute metaroce_<name>: an integer in [@_min, @_max], kept in
+ * mdev->@_field times @_scale; a value out of range is refused with
+ * EINVAL and a kernel message.  Read per packet: a change applies at once.
+ */
+#define MROCE_U32_ATTR(_name, _field, _min, _max, _scale)		\
+static ssize_t metaroce_##_name##_show(struct device *dev,		\
+				       struct device_attribute *attr,	\
+				       char *buf)			\
+{									\
+	struct mroce_dev *mdev = rdma_device_to_drv_device(dev,	\
+					struct mroce_dev, ibdev);	\
+									\
+	return sysfs_emit(buf, "%u\n",					\
+			  (u32)(READ_ONCE(mdev->_field) / (_scale)));	\
+}									\
+static ssize_t metaroce_##_name##_store(struct device *dev,		\
+					struct device_attribute *attr,	\
+					const char *buf, size_t count)	\
+{									\
+	struct mroce_dev *mdev = rdma_device_to_drv_device(dev,	\
+					struct mroce_dev, ibdev);	\
+	u32 v;								\
+									\
+	if (kstrtou32(buf, 0, &v) || v < (_min) || v > (_max)) {	\
+		ibdev_warn_ratelimited(&mdev->ibdev,			\
+			"metaroce_" #_name ": '%.*s' is not an integer from %u to %u\n", \
+			(int)min_t(size_t, strcspn(buf, "\n"), 32), buf,	\
+			(u32)(_min), (u32)(_max));			\
+		return -EINVAL;						\
+	}								\
+	WRITE_ONCE(mdev->_field, v * (_scale));				\
+	return count;							\
+}									\
+static DEVICE_ATTR_RW(metaroce_##_name)
 
 /*
  * ACK coalescing of a MetaRoCE-mode responder that holds requests ahead of
  * a hole (Documentation/wire.rst, "Selective repeat"): at the latest every
  * metaroce_ack_every held requests (1: each at once) or
  * metaroce_ack_delay_us microseconds after the first not acknowledged.
- * Read per packet: a change applies at once.
  */
-static ssize_t metaroce_ack_every_show(struct device *dev,
-				       struct device_attribute *attr,
-				       char *buf)
-{
-	struct mroce_dev *mdev = rdma_device_to_drv_device(dev, struct mroce_dev,
-							    ibdev);
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(mdev->ack_every));
-}
-
-static ssize_t metaroce_ack_every_store(struct device *dev,
-					struct device_attribute *attr,
-					const char *buf, size_t count)
-{
-	struct mroce_dev *mdev = rdma_device_to_drv_device(dev, struct mroce_dev,
-							    ibdev);
-	u32 v;
-	int err;
-
-	err = mroce_attr_u32(mdev, "metaroce_ack_every", buf, 1,
-			     MROCE_ACK_EVERY_MAX, &v);
-	if (err)
-		return err;
-	WRITE_ONCE(mdev->ack_every, v);
-	return count;
-}
-static DEVICE_ATTR_RW(metaroce_ack_every);
-
-static ssize_t metaroce_ack_delay_us_show(struct device *dev,
-					  struct device_attribute *attr,
-					  char *buf)
-{
-	struct mroce_dev *mdev = rdma_device_to_drv_device(dev, struct mroce_dev,
-							    ibdev);
-
-	return sysfs_emit(buf, "%u\n",
-			  (u32)(READ_ONCE(mdev->ack_delay_ns) / NSEC_PER_USEC));
-}
-
-static ssize_t metaroce_ack_delay_us_store(struct device *dev,
-					   struct device_attribute *attr,
-					   const char *buf, size_t count)
-{
-	struct mroce_dev *mdev = rdma_device_to_drv_device(dev, struct mroce_dev,
-							    ibdev);
-	u32 v;
-	int err;
-
-	err = mroce_attr_u32(mdev, "metaroce_ack_delay_us", buf, 1,
-			     MROCE_ACK_DELAY_US_MAX, &v);
-	if (err)
-		return err;
-	WRITE_ONCE(mdev->ack_delay_ns, v * NSEC_PER_USEC);
-	return count;
-}
-static DEVICE_ATTR_RW(metaroce_ack_delay_us);
+MROCE_U32_ATTR(ack_every, ack_every, 1, MROCE_ACK_EVERY_MAX, 1);
+MROCE_U32_ATTR(ack_delay_us, ack_delay_ns, 1, MROCE_ACK_DELAY_US_MAX,
+	       NSEC_PER_USEC);
 
 /*
  * Resource limits, one attribute each: metaroce_max_qp, ... (mroce_limits.c).

@@ -190,16 +190,10 @@ t_check "metaroce mode, loss 3%: SEND and WRITE packets placed on arrival ($plac
 acks_per_held() {
 	echo $(($(grew tx_sack_acks) * 100 / ($(grew out_of_sequence) + 1)))
 }
-# attr NAME [VALUE]: both devices' metaroce_NAME, read or set.
+# attr NAME VALUE: set both devices' metaroce_NAME.
 attr() {
-	local d
-	for d in "$DEV1" "$DEV2"; do
-		if [ $# -gt 1 ]; then
-			echo "$2" >"/sys/class/infiniband/$d/metaroce_$1" || return 1
-		else
-			cat "/sys/class/infiniband/$d/metaroce_$1"
-		fi
-	done
+	echo "$2" >"/sys/class/infiniband/$DEV1/metaroce_$1" &&
+		echo "$2" >"/sys/class/infiniband/$DEV2/metaroce_$1"
 }
 A1=/sys/class/infiniband/$DEV1/metaroce_ack_every
 T1=/sys/class/infiniband/$DEV1/metaroce_ack_delay_us
