@@ -290,7 +290,12 @@ int mroce_hold_ack(struct mroce_dpqp *dp)
 	x.bth.psn = mroce_respwin_ack_psn(&dp->rwin);
 	x.mxh.ver = MROCE_XVER;
 	x.mxh.flags = dp->hold.dup ? MROCE_MXH_F_DUP : 0;
-	x.mxh.ts = (u32)mroce_dp_now(dp);
+	/*
+	 * No TS (0, none): nothing measures with an ACK's send time, and a
+	 * clock read per ACK costs a microsecond or more in a VM whose
+	 * clock source is the HPET.
+	 */
+	x.mxh.ts = 0;
 	x.mxh.tse = dp->hold.ts_echo;
 	x.aeth.syndrome = mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID);
 	x.aeth.msn = dp->rwin.msn;

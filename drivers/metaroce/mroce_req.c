@@ -534,14 +534,16 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
  */
 static int mroce_req_resend_rc(struct mroce_dpqp *dp)
 {
-	u64 now = mroce_dp_now(dp);
 	struct mroce_hdr h = {};
 	u32 psn, idx, npsn, off, plen;
 	struct mroce_swqe *s;
 	struct sk_buff *skb;
+	u64 now;
 
+	/* Most runs have nothing to resend: no clock read for them. */
 	if (!mroce_reqwin_lost(&dp->win))
 		return 0;
+	now = mroce_dp_now(dp);
 	if (!mroce_reqwin_resend(&dp->win, now, &psn, &idx))
 		return mroce_reqwin_lost(&dp->win) ? -EBUSY : 0;
 	s = mroce_swqe(dp, idx);
