@@ -322,6 +322,44 @@ static bool mroce_comp_read_noted(const struct mroce_rd_map *m, u32 psn)
 	       i < MROCE_RD_MAP_BITS && test_bit(i, m->map);
 }
 
+/**
+ * mroce_comp_read_span() - what a READ asked again from a hole asks for
+ * @dp: the QP's data path (selective window)
+ * @s: the READ
+ * @k: the first of its responses the window resends from
+ * @n: set to the number of responses to ask for
+ *
+ * Not those kept past a hole (mroce_comp_read_ahead()): the request starts
+ * at the first response from @k that was not kept and stops before the
+ * next one that was, so that a hole costs its own packets, not the rest
+ * of the READ.  A hole further in the READ is found once the walk reaches
+ * it (mroce_comp_read_walk()) and asked for then.
+ *
+ * Return: the first response to ask for; s->npsn (and *@n 0) when every
+ * one from @k on was kept.
+ */
+u32 mroce_comp_read_span(struct mroce_dpqp *dp, const struct mroce_swqe *s,
+			 u32 k, u32 *n)
+{
+	const struct mroce_rd_map *m = &dp->rd_map;
+	u32 q = s->npsn, j;
+	s32 d;
+
+	while (k < s->npsn &&
+	       mroce_comp_read_noted(m, mroce_psn_add(s->first_psn, k)))
+		k++;
+	if (m->n && k < s->npsn) {
+		d = mroce_psn_diff(mroce_psn_add(s->first_psn, k), m->base);
+		if (d < MROCE_RD_MAP_BITS) {
+			j = find_next_bit(m->map, MROCE_RD_MAP_BITS, max(d, 0));
+			if (j < MROCE_RD_MAP_BITS && k + (j - d) < q)
+				q = k + (j - d);
+		}
+	}
+	*n = q - k;
+	return k;
+}
+
 /*
  * The window found the READ hole at @hole lost: every other READ with a
  * response missing before one that was kept is asked again from there
@@ -379,10 +417,16 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 	k = mroce_psn_dist(s->first_psn, psn);
 	off = k * dp->pmtu;
 	want = min(dp->pmtu, s->length - off);
+	/*
+	 * A selective window asks for parts of a READ (mroce_comp_read_span()),
+	 * several at once: each part's responses start with FIRST and end
+	 * with LAST, at any packet.  The length alone is checked there.
+	 */
 	if ((psn == expect || dp->win.selective) &&
 	    (pkt->lo.pay_len != want ||
-	     !mroce_comp_read_pos_ok(pkt->lo.op->flags, k, s->npsn,
-				     s->rd_base))) {
+	     (!dp->win.selective &&
+	      !mroce_comp_read_pos_ok(pkt->lo.op->flags, k, s->npsn,
+				      s->rd_base)))) {
 		/* A malformed response is dropped; the timer recovers. */
 		mroce_count(dp->mdev, MROCE_CNT_RX_DROP_MALFORMED);
 		return;

@@ -58,6 +58,7 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_RNR_RETRY_ERR] = { .name = "rnr_nak_retry_err" },
 	[MROCE_CNT_OOO_PLACED] = { .name = "ooo_placed" },
 	[MROCE_CNT_TX_SACK_ACKS] = { .name = "tx_sack_acks" },
+	[MROCE_CNT_TX_READ_RESENDS] = { .name = "tx_read_resends" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)

@@ -95,6 +95,7 @@ struct mroce_resp_read {
 	u32 msn;
 	u32 next;	/* next response packet to send */
 	u32 npkt;	/* response packets */
+	bool again;	/* the READ was asked again (a duplicate) */
 };
 
 /* Where a multi-packet message stands at the responder. */
@@ -520,5 +521,7 @@ void mroce_comp_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
 void mroce_comp_timer(struct mroce_dpqp *dp);
 void mroce_comp_complete(struct mroce_dpqp *dp);
 void mroce_comp_fail(struct mroce_dpqp *dp, enum ib_wc_status status);
+u32 mroce_comp_read_span(struct mroce_dpqp *dp, const struct mroce_swqe *s,
+			 u32 k, u32 *n);
 
 #endif /* MROCE_DP_H */

@@ -528,6 +528,33 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 }
 
 /*
+ * A selective window asks READ @s again from *@psn (@h built for that):
+ * only for the responses not kept past a hole (mroce_comp_read_span()),
+ * which moves the request's PSN, RETH and rd_base forward and shortens it
+ * (the responder takes a shorter request, core mroce_respwin.c).  The
+ * window counts the READ as asked again whole from *@psn: a hole further
+ * in it is asked for when found (mroce_comp_read_walk()).  False when
+ * every response is kept: nothing to send.
+ */
+static bool mroce_req_read_short(struct mroce_dpqp *dp, struct mroce_swqe *s,
+				 struct mroce_hdr *h, u32 *psn)
+{
+	u32 k = mroce_psn_dist(s->first_psn, *psn), n, first;
+
+	first = mroce_comp_read_span(dp, s, k, &n);
+	if (!n)
+		return false;
+	if (first == k && first + n == s->npsn)
+		return true;
+	*psn = mroce_psn_add(s->first_psn, first);
+	h->reth.va = s->wqe.wr.rdma.remote_addr + (u64)first * dp->pmtu;
+	h->reth.len = min_t(u64, (u64)(first + n) * dp->pmtu, s->length) -
+		      (u64)first * dp->pmtu;
+	s->rd_base = first;
+	return true;
+}
+
+/*
  * Send again the first packet the window says is lost.  1 when one went
  * out, 0 when nothing is lost, -EBUSY during an RNR wait, -EAGAIN when its
  * WQE failed, -ENOMEM without an skb.
@@ -562,6 +589,11 @@ static int mroce_req_resend_rc(struct mroce_dpqp *dp)
 	if (dp->win.selective) {
 		/* its ACK tells RACK at once what else is missing */
 		dp->pkts_noack = MROCE_REQ_ACKREQ_EVERY;
+		if (s->wqe.opcode == IB_WR_RDMA_READ &&
+		    !mroce_req_read_short(dp, s, &h, &psn)) {
+			kfree_skb(skb);
+			return 1;
+		}
 		mroce_count(dp->mdev, MROCE_CNT_SACK_RETX);
 	}
 	mroce_req_xmit_rc(dp, s, &h, psn, off, plen, skb);

@@ -309,11 +309,12 @@ static void mroce_resp_fatal(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
  * QP's receive queue until the last response is out (mroce_task_run()).
  */
 static void mroce_resp_read_reply(struct mroce_dpqp *dp, u32 rkey, u64 va,
-				  u32 len, u32 psn, u32 msn)
+				  u32 len, u32 psn, u32 msn, bool again)
 {
 	struct mroce_resp_read *rd = &dp->rd;
 
 	rd->active = true;
+	rd->again = again;
 	rd->rkey = rkey;
 	rd->va = va;
 	rd->len = len;
@@ -410,6 +411,8 @@ static int mroce_resp_read_one(struct mroce_dpqp *dp)
 	h.aeth.syndrome = mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID);
 	h.aeth.msn = rd->msn;
 	mroce_dp_xmit(dp, &h, skb);
+	if (rd->again)
+		mroce_count(dp->mdev, MROCE_CNT_TX_READ_RESENDS);
 	if (++rd->next == rd->npkt)
 		rd->active = false;
 	return 0;
@@ -476,7 +479,7 @@ static void mroce_resp_read(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	mroce_resp_flush_acks(dp);
 	mroce_respwin_accept(&dp->rwin, &pkt->hdr, dp->pmtu);
 	mroce_resp_read_reply(dp, reth->rkey, reth->va, reth->len,
-			      pkt->hdr.bth.psn, dp->rwin.msn);
+			      pkt->hdr.bth.psn, dp->rwin.msn, false);
 }
 
 static void mroce_resp_atomic(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
@@ -775,7 +778,7 @@ static void mroce_resp_dup(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 		if (!mroce_respwin_dup_read_check(res, h, dp->pmtu))
 			mroce_resp_read_reply(dp, h->reth.rkey, h->reth.va,
 					      h->reth.len, h->bth.psn,
-					      res->msn);
+					      res->msn, true);
 		return;
 	}
 	/* An atomic is never executed twice: replay its result. */

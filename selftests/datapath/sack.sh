@@ -12,6 +12,8 @@
 #    came ahead of a hole (out_of_sequence), placed the SEND and WRITE
 #    packets among them that continue the message in progress at once
 #    (ooo_placed) and sent no NAK (tx_naks unchanged): nothing goes back N;
+#    a READ asked again asks for its missing responses only, not for the
+#    rest of the READ (tx_read_resends, a few per READ asked again);
 #  - the same, all kinds of request at once, at loss 0.1%, 1% and 10%,
 #    with corruption (netem corrupt: the ICRC or UDP checksum drops it)
 #    and with delay jitter (MROCE_T_SACK_MATRIX=0 leaves these out: the
@@ -53,7 +55,7 @@ policy() {
 }
 defer "policy auto"
 
-COUNTERS="sack_retransmits out_of_sequence ooo_placed tx_sack_acks tx_naks rack_losses tlp_probes rto_fires spurious_retransmits rx_duplicates retransmits packet_seq_err"
+COUNTERS="sack_retransmits out_of_sequence ooo_placed tx_sack_acks tx_read_resends tx_naks rack_losses tlp_probes rto_fires spurious_retransmits rx_duplicates retransmits packet_seq_err"
 # snap: the counters above, summed, as "name=value ...".
 snap() {
 	local c
@@ -161,6 +163,12 @@ for ops in write send read atomic; do
 	ooo=$((ooo + $(grew out_of_sequence)))
 	naks=$((naks + $(grew tx_naks)))
 	placed=$((placed + $(grew ooo_placed)))
+	# A READ asked again asks for the responses missing, not the rest
+	# of the READ: mroce_dpcheck's READs average 48 packets.
+	rr=$(grew tx_read_resends) ra=$(grew sack_retransmits)
+	[ "$ops" = read ] &&
+		t_check "metaroce mode, loss 3%: READs asked again for their holes: $rr responses resent for $ra READs asked again" \
+			test "$ra" -gt 0 -a "$rr" -le $((ra * 6))
 	[ "$ops" = write ] && echo "$SACKED_SEEN" | sed 's/^/#   /'
 	[ "$ops" = write ] &&
 		t_check "rdma res show qp -dd: sq-sacked, srtt-us, rto-us, reorder-wnd-us" \

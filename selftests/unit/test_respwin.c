@@ -159,6 +159,14 @@ TEST(respwin_read_resources)
 	d.reth.len += 1;
 	EXPECT_EQ(mroce_respwin_dup_read_check(r, &d, 1024), -EINVAL);
 	d.reth.len -= 1;
+	/* Shorter: whole packets only, at least one. */
+	d.reth.len = 1024;
+	EXPECT_EQ(mroce_respwin_dup_read_check(r, &d, 1024), 0);
+	d.reth.len = 1000;
+	EXPECT_EQ(mroce_respwin_dup_read_check(r, &d, 1024), -EINVAL);
+	d.reth.len = 0;
+	EXPECT_EQ(mroce_respwin_dup_read_check(r, &d, 1024), -EINVAL);
+	d.reth.len = 4097 - 2048;
 	d.reth.rkey = 0x78;
 	EXPECT_EQ(mroce_respwin_dup_read_check(r, &d, 1024), -EINVAL);
 	d.bth.opcode = MROCE_OP_RC_FETCH_ADD;

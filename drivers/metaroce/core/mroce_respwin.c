@@ -198,6 +198,9 @@ mroce_respwin_find(const struct mroce_respwin *w, u32 psn)
  * A requester that lost part of a READ response resends the READ from the
  * first missing packet, with its RETH moved forward by as many MTUs
  * (IBTA 9.7.5.2.x o9-30).  The responder then re-reads memory from there.
+ * The request may also stop short of the READ's end, at a packet boundary:
+ * a MetaRoCE requester that kept the responses past a hole asks only for
+ * the hole (Documentation/wire.rst, "Selective repeat").
  *
  * Return: 0, or -EINVAL if the request does not match the original.
  */
@@ -210,7 +213,11 @@ int mroce_respwin_dup_read_check(const struct mroce_respwin_res *res,
 	    h->bth.opcode != MROCE_OP_RC_RDMA_READ_REQUEST)
 		return -EINVAL;
 	if (off > res->len || h->reth.rkey != res->rkey ||
-	    h->reth.va != res->va + off || h->reth.len != res->len - off)
+	    h->reth.va != res->va + off || h->reth.len > res->len - off)
+		return -EINVAL;
+	/* shorter: whole packets, at least one */
+	if (h->reth.len != res->len - off &&
+	    (!h->reth.len || h->reth.len % pmtu))
 		return -EINVAL;
 	return 0;
 }
