@@ -245,7 +245,7 @@ static int mroce_comp_read_ahead(struct mroce_dpqp *dp, struct mroce_swqe *s,
 	__set_bit(i, m->map);
 	m->n++;
 	mroce_count(dp->mdev, MROCE_CNT_OOO_PLACED);
-	mroce_reqwin_read_placed(&dp->win, mroce_dp_now(dp));
+	mroce_reqwin_read_placed(&dp->win, psn, mroce_dp_now(dp));
 	return 0;
 }
 
@@ -289,7 +289,7 @@ static void mroce_comp_read_walk(struct mroce_dpqp *dp, u64 now)
 		mroce_rd_map_rebase(m, psn);
 		if (!m->n || !test_bit(0, m->map))
 			break;
-		mroce_reqwin_on_read_resp(&dp->win, psn, psn, now, &res);
+		mroce_reqwin_on_read_kept(&dp->win, psn, now, &res);
 		if (res.verdict != MROCE_REQWIN_ACKED)
 			return;
 		__clear_bit(0, m->map);

@@ -138,6 +138,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			/* a READ response: in turn, past a hole, or kept */
 			switch (op[0] >> 3 & 3) {
 			case 0:
+				mroce_reqwin_on_read_kept(&w, p, now, &r);
+				break;
 			case 1:
 				mroce_reqwin_on_read_resp(&w, p,
 						mroce_psn_add(w.una, op[3]),
@@ -149,7 +151,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 						now, &r);
 				break;
 			default:
-				mroce_reqwin_read_placed(&w, now);
+				mroce_reqwin_read_placed(&w, p, now);
 				mroce_reqwin_read_gap_lost(&w, p, now);
 				break;
 			}

@@ -599,7 +599,7 @@ TEST(sr_read_gaps_lost_together)
 	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
 	rec = w.rec_at;
 	/* 1, 5 and 9 lost; the rest kept by the caller */
-	mroce_reqwin_read_placed(&w, t + 150 * US);
+	mroce_reqwin_read_placed(&w, 2, t + 150 * US);
 	EXPECT_TRUE(w.rec_at > rec);
 	mroce_reqwin_on_read_resp(&w, 2, 1, t + 150 * US, &res);
 	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
@@ -626,6 +626,83 @@ TEST(sr_read_gaps_lost_together)
 	/* out of the window, or not selective: nothing */
 	EXPECT_FALSE(mroce_reqwin_read_gap_lost(&w, 40, t + 450 * US));
 	EXPECT_EQ(w.retry_left, 2);
+}
+
+/*
+ * Responses kept past a hole are RTT samples when they come, not when the
+ * window takes them after the hole is repaired: feeding them late charged
+ * the READ the repair (an SRTT of tens of ms at 1% loss).
+ */
+TEST(sr_read_kept_rtt_when_kept)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 1000000;
+	u32 psn, n, p;
+
+	sr_setup_rtt(&w);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 4, t, 0, &psn), 0);	/* A 0..3 */
+	EXPECT_EQ(mroce_reqwin_sent(&w, 4, t, 1, &psn), 0);	/* B 4..7 */
+	mroce_reqwin_on_read_resp(&w, 0, 0, t + 100 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	n = w.rtt.samples;
+	/* 1 lost; 2, 3 and B's first kept: B's first is a sample of 150 us */
+	mroce_reqwin_on_read_resp(&w, 2, 1, t + 110 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
+	mroce_reqwin_read_placed(&w, 2, t + 110 * US);
+	mroce_reqwin_read_placed(&w, 3, t + 120 * US);
+	EXPECT_EQ(w.rtt.samples, n);
+	mroce_reqwin_read_placed(&w, 4, t + 150 * US);
+	EXPECT_EQ(w.rtt.samples, n + 1);
+	EXPECT_EQ(w.rtt.latest, 150 * US);
+	/* the hole is repaired 50 ms later; the kept ones follow */
+	mroce_reqwin_on_read_resp(&w, 1, 1, t + 50000 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	for (p = 2; p <= 4; p++) {
+		mroce_reqwin_on_read_kept(&w, p, t + 50000 * US, &res);
+		EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	}
+	EXPECT_EQ(w.una, 5);
+	EXPECT_EQ(w.rtt.samples, n + 1);
+	EXPECT_TRUE(w.rtt.srtt < 1000 * US);
+}
+
+/*
+ * A hole filled in time by a READ that was asked again is no measure of
+ * reordering (the answer to the request asked again filled it): the
+ * reorder window stays as it was.
+ */
+TEST(sr_read_filled_by_resend_no_reordering)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 1000000, now;
+	u32 psn, wqe;
+
+	sr_setup_rtt(&w);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 8, t, 0, &psn), 0);	/* 0..7 */
+	mroce_reqwin_on_read_resp(&w, 0, 0, t + 100 * US, &res);
+	mroce_reqwin_on_read_resp(&w, 2, 1, t + 110 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
+	mroce_reqwin_on_timer(&w, res.at, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
+	now = res.at;
+	EXPECT_TRUE(mroce_reqwin_resend(&w, now, &psn, &wqe));
+	EXPECT_EQ(psn, 1);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 1, 7, now), 0);
+	/* 1 comes, 2 was kept, 3 is missing and 5 was kept past it */
+	mroce_reqwin_on_read_resp(&w, 1, 1, now + 100 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	mroce_reqwin_on_read_kept(&w, 2, now + 100 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	mroce_reqwin_on_read_resp(&w, 5, 3, now + 100 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
+	/* 3 comes before the hole's window passes */
+	mroce_reqwin_on_read_resp(&w, 3, 3, now + 140 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	EXPECT_FALSE(w.rd_hole);
+	EXPECT_EQ(w.rack.extent, 0);
+	EXPECT_FALSE(w.rack.reordered);
 }
 
 /* Go-back-N windows leave a later READ's responses alone. */

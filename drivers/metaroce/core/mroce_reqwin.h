@@ -152,7 +152,9 @@ void mroce_reqwin_on_read_resp(struct mroce_reqwin *w, u32 psn, u32 expect,
 void mroce_reqwin_on_read_behind(struct mroce_reqwin *w, u32 psn,
 				 u32 expect, u64 now,
 				 struct mroce_reqwin_res *res);
-void mroce_reqwin_read_placed(struct mroce_reqwin *w, u64 now);
+void mroce_reqwin_read_placed(struct mroce_reqwin *w, u32 psn, u64 now);
+void mroce_reqwin_on_read_kept(struct mroce_reqwin *w, u32 psn, u64 now,
+			       struct mroce_reqwin_res *res);
 bool mroce_reqwin_read_gap_lost(struct mroce_reqwin *w, u32 psn, u64 now);
 void mroce_reqwin_on_timer(struct mroce_reqwin *w, u64 now,
 			   struct mroce_reqwin_res *res);

@@ -335,6 +335,12 @@ void mroce_sr_read_filled(struct mroce_reqwin *w, u32 psn, u64 now)
 	if (!w->rd_hole || psn != w->rd_hole_psn)
 		return;
 	w->rd_hole = false;
+	/*
+	 * A READ asked again may have brought it (another READ's hole asked
+	 * for with this one, mroce_reqwin_read_gap_lost()): no measure.
+	 */
+	if (mroce_sb_at(&w->sb, psn)->retx)
+		return;
 	w->rack.reordered = true;
 	if (now - w->rd_hole_since > w->rack.extent)
 		w->rack.extent = now - w->rd_hole_since;
