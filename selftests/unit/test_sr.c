@@ -705,6 +705,120 @@ TEST(sr_read_filled_by_resend_no_reordering)
 	EXPECT_FALSE(w.rack.reordered);
 }
 
+/*
+ * A hole in a READ sent once waits the reorder window from the response
+ * past it, not an SRTT from the READ's request (the responder answers in
+ * PSN order: the response at the hole left before the one past it); a
+ * READ asked again waits an SRTT from the request asked again as well.
+ */
+TEST(sr_read_hole_wait)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 1000000, now;
+	u32 psn, wqe;
+
+	sr_setup_rtt(&w);					/* SRTT 100 us */
+	EXPECT_EQ(mroce_reqwin_sent(&w, 8, t, 0, &psn), 0);	/* 0..7 */
+	mroce_reqwin_on_read_resp(&w, 2, 0, t + 10 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
+	EXPECT_TRUE(res.at >= t + 20 * US);
+	EXPECT_TRUE(res.at < t + 100 * US);
+	/* the third response past it: lost now (no reordering seen) */
+	mroce_reqwin_on_read_resp(&w, 3, 0, t + 12 * US, &res);
+	EXPECT_TRUE(res.at > t + 12 * US);
+	mroce_reqwin_on_read_resp(&w, 4, 0, t + 14 * US, &res);
+	EXPECT_EQ(res.at, t + 14 * US);
+	now = res.at;
+	mroce_reqwin_on_timer(&w, now, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
+	EXPECT_EQ(res.psn, 0);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, now, &psn, &wqe));
+	EXPECT_EQ(mroce_reqwin_resent(&w, 0, 8, now), 0);
+	/* asked again: an SRTT from then at least, however many come */
+	mroce_reqwin_on_read_resp(&w, 3, 0, now + 10 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
+	EXPECT_TRUE(res.at >= now + 100 * US);
+	mroce_reqwin_on_read_resp(&w, 4, 0, now + 11 * US, &res);
+	mroce_reqwin_on_read_resp(&w, 5, 0, now + 12 * US, &res);
+	EXPECT_TRUE(res.at >= now + 100 * US);
+}
+
+/*
+ * A READ asked again for lost responses and then acknowledged sooner than
+ * the minimum RTT after: its request arrived the first time, its first
+ * copy was not late, and the path did not reorder.
+ */
+TEST(sr_read_answer_resend_not_reordering)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 1000000, now;
+	u32 psn, wqe, p;
+
+	sr_setup_rtt(&w);					/* min RTT 100 us */
+	EXPECT_EQ(mroce_reqwin_sent(&w, 8, t, 0, &psn), 0);	/* READ 0..7 */
+	mroce_reqwin_on_read_resp(&w, 0, 0, t + 100 * US, &res);
+	for (p = 2; p <= 4; p++)
+		mroce_reqwin_on_read_resp(&w, p, 1, t + 100 * US + p, &res);
+	now = res.at;
+	mroce_reqwin_on_timer(&w, now, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
+	EXPECT_EQ(res.psn, 1);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, now, &psn, &wqe));
+	EXPECT_EQ(mroce_reqwin_resent(&w, 1, 7, now), 0);
+	EXPECT_EQ(mroce_sb_at(&w.sb, 1)->flags, MROCE_SB_F_ANSWER);
+	/* an ACK past the READ, 50 us after it was asked again */
+	EXPECT_EQ(sr_ack(&w, 7, 0, 0, now + 50 * US, &res), 0);
+	EXPECT_EQ(w.una, 8);
+	EXPECT_FALSE(w.rack.reordered);
+	EXPECT_EQ(w.rack.extent, 0);
+}
+
+/*
+ * A response of a later READ that was asked again says nothing of an
+ * earlier READ's hole: the responder answers a READ asked again at once,
+ * ahead of the requests it holds.
+ */
+TEST(sr_read_behind_asked_again)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 1000000;
+	u32 psn, wqe;
+
+	sr_setup_rtt(&w);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 4, t, 0, &psn), 0);	/* A 0..3 */
+	EXPECT_EQ(mroce_reqwin_sent(&w, 4, t, 1, &psn), 0);	/* B 4..7 */
+	/* B's responses from 5 were lost and B was asked again */
+	EXPECT_TRUE(mroce_reqwin_read_gap_lost(&w, 5, t + 500 * US));
+	EXPECT_TRUE(mroce_reqwin_resend(&w, t + 500 * US, &psn, &wqe));
+	EXPECT_EQ(psn, 4);
+	EXPECT_EQ(wqe, 1);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 4, 4, t + 500 * US), 0);
+	mroce_reqwin_on_read_behind(&w, 5, 0, t + 600 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_STALE);
+	EXPECT_FALSE(w.rd_hole);
+}
+
+/* Once the path reordered, a hole waits its window however many come. */
+TEST(sr_read_hole_wait_reordered)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 1000000;
+	u32 psn, p;
+
+	sr_setup_rtt(&w);
+	w.rack.reordered = true;
+	EXPECT_EQ(mroce_reqwin_sent(&w, 8, t, 0, &psn), 0);
+	for (p = 2; p < 8; p++) {
+		mroce_reqwin_on_read_resp(&w, p, 0, t + p * US, &res);
+		EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
+	}
+	EXPECT_TRUE(res.at >= t + 2 * US + MROCE_RTT_GRANULARITY_NS);
+}
+
 /* Go-back-N windows leave a later READ's responses alone. */
 TEST(sr_read_behind_needs_selective)
 {

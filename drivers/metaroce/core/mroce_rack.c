@@ -53,7 +53,15 @@ void mroce_rack_delivered(struct mroce_rack *k, const struct mroce_rtt *r,
 		k->fack_sent = u->sent;
 		k->fack_at = now;
 	}
-	if (u->retx && r->samples && rtt < r->min_rtt) {
+	/*
+	 * Not a READ asked again for its lost responses: its request
+	 * arrived the first time (MROCE_SB_F_ANSWER), and a READ's minimum
+	 * RTT includes its wait behind other READs at the responder, so
+	 * every such READ looked delivered early (extents of milliseconds
+	 * at 1% loss).
+	 */
+	if (u->retx && !(u->flags & MROCE_SB_F_ANSWER) && r->samples &&
+	    rtt < r->min_rtt) {
 		/*
 		 * Its first copy came, late: that measures the reordering
 		 * as well, from when it was first sent.

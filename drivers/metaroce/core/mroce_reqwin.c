@@ -444,13 +444,16 @@ void mroce_reqwin_on_read_kept(struct mroce_reqwin *w, u32 psn, u64 now,
  * otherwise the response may answer a copy sent before that request
  * (Karn's ambiguity), and taking it as news would ask the earlier READ
  * again each time one of those arrives, faster than its answer can come.
+ * Nor if the later READ was asked again itself: a responder answers a READ
+ * asked again (a duplicate) at once, ahead of the requests it holds behind
+ * a lost one, so its responses say nothing of the earlier READ's.
  */
 void mroce_reqwin_on_read_behind(struct mroce_reqwin *w, u32 psn,
 				 u32 expect, u64 now,
 				 struct mroce_reqwin_res *res)
 {
 	u32 inflight = mroce_reqwin_inflight(w);
-	const struct mroce_sb_ent *hole;
+	const struct mroce_sb_ent *hole, *later;
 
 	memset(res, 0, sizeof(*res));
 	res->verdict = MROCE_REQWIN_STALE;
@@ -460,8 +463,9 @@ void mroce_reqwin_on_read_behind(struct mroce_reqwin *w, u32 psn,
 	    !mroce_psn_before(expect, psn))
 		return;
 	hole = mroce_sb_at(&w->sb, expect);
-	if (hole->state == MROCE_SB_LOST ||
-	    mroce_sb_at(&w->sb, psn)->first < hole->sent)
+	later = mroce_sb_at(&w->sb, psn);
+	if (hole->state == MROCE_SB_LOST || later->first < hole->sent ||
+	    later->retx)
 		return;
 	mroce_sr_read_ahead(w, mroce_psn(expect), now, res);
 }

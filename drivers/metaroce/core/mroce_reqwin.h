@@ -83,6 +83,9 @@ struct mroce_reqwin {
 	u32 rd_hole_psn;
 	u64 rd_hole_since;	/* when the first of them came */
 	u64 rd_hole_at;		/* when the hole counts as lost */
+	u64 rd_hole_min;	/* not before this (a READ asked again) */
+	u32 rd_hole_past;	/* responses that came past it, up to
+				 * MROCE_RACK_DUPTHRESH */
 	u64 ack_delay;
 	struct mroce_rtt rtt;
 	struct mroce_rack rack;

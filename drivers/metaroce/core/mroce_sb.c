@@ -294,6 +294,7 @@ bool mroce_sb_lose_unit(struct mroce_sb *sb, u32 psn)
 bool mroce_sb_lose_answer(struct mroce_sb *sb, u32 psn)
 {
 	struct mroce_sb_ent *e = mroce_sb_slot(sb, psn);
+	u32 end, n, i;
 
 	if (!mroce_psn_in_window(psn, e->head, e->npsn) ||
 	    (e->state != MROCE_SB_INFLIGHT && e->state != MROCE_SB_RESENT &&
@@ -301,7 +302,12 @@ bool mroce_sb_lose_answer(struct mroce_sb *sb, u32 psn)
 		return false;
 	if (!sb->lost || mroce_psn_before(psn, sb->rtx))
 		sb->rtx = psn;
-	mroce_sb_set(sb, psn, mroce_sb_end(e, psn), MROCE_SB_LOST);
+	end = mroce_sb_end(e, psn);
+	mroce_sb_set(sb, psn, end, MROCE_SB_LOST);
+	n = min_t(u32, mroce_psn_dist(psn, end), MROCE_SB_SLOTS);
+	for (i = 0; i < n; i++)
+		mroce_sb_slot(sb, mroce_psn_add(psn, i))->flags |=
+			MROCE_SB_F_ANSWER;
 	sb->lost++;
 	return true;
 }

@@ -51,7 +51,15 @@ struct mroce_sb_ent {
 	u32 npsn;	/* PSNs of the unit */
 	u8 state;	/* enum mroce_sb_state */
 	u8 retx;	/* times the unit was resent */
+	u8 flags;	/* MROCE_SB_F_* */
 };
+
+/*
+ * The unit was lost because its answer was (a READ's responses,
+ * mroce_sb_lose_answer()): the request itself arrived, so its delivery
+ * after a resend says nothing of reordering (mroce_rack_delivered()).
+ */
+#define MROCE_SB_F_ANSWER	0x01
 
 struct mroce_sb {
 	u32 lost;	/* units in state LOST */

@@ -300,14 +300,24 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
  * The caller keeps the response; the hole at @expect counts as lost (the
  * READ is asked again from it) only if it is still open after a reorder
  * window: RACK's, at least twice the RTT variation and a quarter of the
- * minimum RTT, at most SRTT.  And, RACK's rule, not before one SRTT and
- * that window have passed since the request that asks for @expect was
- * last sent: a READ just asked again from the hole cannot have answered.
+ * minimum RTT, at most SRTT; or, while no reordering was seen, once
+ * MROCE_RACK_DUPTHRESH responses came past the hole (RACK's duplicate
+ * threshold, RFC 8985 section 6.2 step 4, as a selective window does with
+ * SACKED units: mroce_rack_reo_wnd()).  A READ asked again also waits,
+ * RACK's rule, until one SRTT and that window have passed since it was: a
+ * READ just asked again from the hole cannot have answered.  A READ sent
+ * once does not: the responder answers in PSN order, so the response past
+ * the hole says the one at the hole was sent before it.  (A READ's RTT
+ * includes its wait behind the READs before it at the responder: with
+ * 64 KiB READs filling the window, its minimum and SRTT are milliseconds,
+ * and each hole waited that long with the window full and the responder
+ * idle.)
  */
 void mroce_sr_read_ahead(struct mroce_reqwin *w, u32 expect, u64 now,
 			 struct mroce_reqwin_res *res)
 {
-	u64 wait, at;
+	const struct mroce_sb_ent *e;
+	u64 wait;
 
 	if (!w->rd_hole || w->rd_hole_psn != expect) {
 		wait = max_t(u64, MROCE_RTT_GRANULARITY_NS,
@@ -315,12 +325,18 @@ void mroce_sr_read_ahead(struct mroce_reqwin *w, u32 expect, u64 now,
 						w->sb.sacked));
 		if (w->rtt.srtt)
 			wait = min_t(u64, wait, w->rtt.srtt);
-		at = mroce_sb_at(&w->sb, expect)->sent + w->rtt.srtt + wait;
+		e = mroce_sb_at(&w->sb, expect);
+		w->rd_hole_min = e->retx ? e->sent + w->rtt.srtt + wait : 0;
 		w->rd_hole = true;
 		w->rd_hole_psn = expect;
 		w->rd_hole_since = now;
-		w->rd_hole_at = max_t(u64, now + wait, at);
+		w->rd_hole_past = 0;
+		w->rd_hole_at = max_t(u64, now + wait, w->rd_hole_min);
 	}
+	if (w->rd_hole_past < MROCE_RACK_DUPTHRESH &&
+	    ++w->rd_hole_past == MROCE_RACK_DUPTHRESH && !w->rack.reordered)
+		w->rd_hole_at = min_t(u64, w->rd_hole_at,
+				      max_t(u64, now, w->rd_hole_min));
 	res->verdict = MROCE_REQWIN_READ_AHEAD;
 	res->at = w->rd_hole_at;
 }
