@@ -323,6 +323,22 @@ static bool mroce_comp_read_noted(const struct mroce_rd_map *m, u32 psn)
 }
 
 /**
+ * mroce_comp_read_hole() - the oldest READ with responses missing
+ * @dp: the QP's data path (selective window)
+ * @psn: set to its first response missing, the one the window waits for
+ *
+ * Return: the READ, or NULL when no READ waits for responses.
+ */
+struct mroce_swqe *mroce_comp_read_hole(struct mroce_dpqp *dp, u32 *psn)
+{
+	struct mroce_swqe *o = mroce_comp_read_oldest(dp);
+
+	if (o)
+		*psn = mroce_comp_read_expect(o);
+	return o;
+}
+
+/**
  * mroce_comp_read_span() - what a READ asked again from a hole asks for
  * @dp: the QP's data path (selective window)
  * @s: the READ
@@ -330,10 +346,14 @@ static bool mroce_comp_read_noted(const struct mroce_rd_map *m, u32 psn)
  * @n: set to the number of responses to ask for
  *
  * Not those kept past a hole (mroce_comp_read_ahead()): the request starts
- * at the first response from @k that was not kept and stops before the
+ * at the first response from @k that was not kept and stops after the
  * next one that was, so that a hole costs its own packets, not the rest
- * of the READ.  A hole further in the READ is found once the walk reaches
- * it (mroce_comp_read_walk()) and asked for then.
+ * of the READ.  That kept response, asked for again, is the probe: its
+ * second copy can only come from this request, and coming without the
+ * hole's it says the hole's was lost again (mroce_comp_read_resp()),
+ * where nothing else would before the tail-loss probe.  A hole further in
+ * the READ is found once the walk reaches it (mroce_comp_read_walk()) and
+ * asked for then.
  *
  * Return: the first response to ask for; s->npsn (and *@n 0) when every
  * one from @k on was kept.
@@ -352,8 +372,9 @@ u32 mroce_comp_read_span(struct mroce_dpqp *dp, const struct mroce_swqe *s,
 		d = mroce_psn_diff(mroce_psn_add(s->first_psn, k), m->base);
 		if (d < MROCE_RD_MAP_BITS) {
 			j = find_next_bit(m->map, MROCE_RD_MAP_BITS, max(d, 0));
+			/* up to the next kept one, the probe, included */
 			if (j < MROCE_RD_MAP_BITS && k + (j - d) < q)
-				q = k + (j - d);
+				q = k + (j - d) + 1;
 		}
 	}
 	*n = q - k;
@@ -442,7 +463,17 @@ static void mroce_comp_read_resp(struct mroce_dpqp *dp,
 	 * mroce_reqwin_on_read_behind().)
 	 */
 	if (o && (o != s || psn != expect)) {
-		if (o == s && dp->rd_gap) {
+		if (o == s && dp->rd_gap &&
+		    mroce_comp_read_noted(&dp->rd_map, psn)) {
+			/*
+			 * A second copy of a kept response: the answer to the
+			 * READ asked again (its probe, mroce_comp_read_span())
+			 * came past the hole without the hole's response.
+			 */
+			dp->rd_gap = false;
+			mroce_reqwin_on_read_reasked(&dp->win, psn, expect, now,
+						     &res);
+		} else if (o == s && dp->rd_gap) {
 			res.verdict = MROCE_REQWIN_STALE;
 		} else if (o == s) {
 			mroce_reqwin_on_read_resp(&dp->win, psn, expect, now,

@@ -222,6 +222,9 @@ enum mroce_task_flags {
  * @error: a fatal error was found; the task stops until RESET
  * @rd_gap: READ responses were lost and the READ was resent: the later
  *	responses still on the way are ignored until the awaited one arrives
+ * @rd_probe_psn: the last READ asked again was asked from this PSN, in the
+ *	run whose clock reading is @rd_probe_now (mroce_req_read_probe())
+ * @rd_probe_now: see @rd_probe_psn
  * @cpu: where the requester sends from, so one QP's packets leave in
  *	order (READ_ONCE outside run_lock)
  * @pmtu: path MTU in bytes
@@ -268,6 +271,8 @@ struct mroce_dpqp {
 
 	bool error;
 	bool rd_gap;
+	u32 rd_probe_psn;
+	u64 rd_probe_now;
 	int cpu;
 	u32 pmtu;
 	struct mroce_av av;
@@ -523,5 +528,6 @@ void mroce_comp_complete(struct mroce_dpqp *dp);
 void mroce_comp_fail(struct mroce_dpqp *dp, enum ib_wc_status status);
 u32 mroce_comp_read_span(struct mroce_dpqp *dp, const struct mroce_swqe *s,
 			 u32 k, u32 *n);
+struct mroce_swqe *mroce_comp_read_hole(struct mroce_dpqp *dp, u32 *psn);
 
 #endif /* MROCE_DP_H */

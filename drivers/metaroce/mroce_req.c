@@ -555,6 +555,35 @@ static bool mroce_req_read_short(struct mroce_dpqp *dp, struct mroce_swqe *s,
 }
 
 /*
+ * Every response of the READ the window resends was kept: what holds the
+ * window is a hole in an older READ (the tail-loss probe resends the last
+ * unit in flight, the RTO every one).  Ask for that hole instead, so that
+ * the probe brings what is missing, once per run: the RTO's other kept
+ * READs would ask for it again.  On success *@sp, @h and *@psn are the
+ * older READ's request.
+ */
+static bool mroce_req_read_probe(struct mroce_dpqp *dp,
+				 struct mroce_swqe **sp, struct mroce_hdr *h,
+				 u32 *psn)
+{
+	struct mroce_swqe *o;
+	u32 p, off, plen;
+
+	o = mroce_comp_read_hole(dp, &p);
+	if (!o || o == *sp || o->status ||
+	    (dp->rd_probe_psn == p && dp->rd_probe_now == dp->now))
+		return false;
+	memset(h, 0, sizeof(*h));
+	mroce_req_build(dp, o, mroce_psn_dist(o->first_psn, p), h, &off,
+			&plen);
+	*psn = p;
+	if (!mroce_req_read_short(dp, o, h, psn))
+		return false;
+	*sp = o;
+	return true;
+}
+
+/*
  * Send again the first packet the window says is lost.  1 when one went
  * out, 0 when nothing is lost, -EBUSY during an RNR wait, -EAGAIN when its
  * WQE failed, -ENOMEM without an skb.
@@ -590,9 +619,14 @@ static int mroce_req_resend_rc(struct mroce_dpqp *dp)
 		/* its ACK tells RACK at once what else is missing */
 		dp->pkts_noack = MROCE_REQ_ACKREQ_EVERY;
 		if (s->wqe.opcode == IB_WR_RDMA_READ &&
-		    !mroce_req_read_short(dp, s, &h, &psn)) {
+		    !mroce_req_read_short(dp, s, &h, &psn) &&
+		    !mroce_req_read_probe(dp, &s, &h, &psn)) {
 			kfree_skb(skb);
 			return 1;
+		}
+		if (s->wqe.opcode == IB_WR_RDMA_READ) {
+			dp->rd_probe_psn = psn;
+			dp->rd_probe_now = now;
 		}
 		mroce_count(dp->mdev, MROCE_CNT_SACK_RETX);
 	}

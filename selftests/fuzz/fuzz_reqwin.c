@@ -146,8 +146,13 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 						now, &r);
 				break;
 			case 2:
-				mroce_reqwin_on_read_behind(&w, p,
-						mroce_psn_add(w.una, op[3]),
+				if (op[3] & 1)
+					mroce_reqwin_on_read_reasked(&w, p,
+						mroce_psn_add(w.una, op[3] >> 1),
+						now, &r);
+				else
+					mroce_reqwin_on_read_behind(&w, p,
+						mroce_psn_add(w.una, op[3] >> 1),
 						now, &r);
 				break;
 			default:

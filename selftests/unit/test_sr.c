@@ -801,6 +801,42 @@ TEST(sr_read_behind_asked_again)
 	EXPECT_FALSE(w.rd_hole);
 }
 
+/*
+ * The answer to a READ asked again comes past the hole (its probe, a
+ * response kept before): the hole's response was lost again, and the
+ * READ is asked again after the reorder window, not an SRTT later.
+ */
+TEST(sr_read_reasked_answer_past_hole)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+	u64 t = 1000000, now;
+	u32 psn, wqe, p;
+
+	sr_setup_rtt(&w);					/* SRTT 100 us */
+	EXPECT_EQ(mroce_reqwin_sent(&w, 8, t, 0, &psn), 0);	/* READ 0..7 */
+	mroce_reqwin_on_read_resp(&w, 0, 0, t + 100 * US, &res);
+	for (p = 2; p <= 4; p++)
+		mroce_reqwin_on_read_resp(&w, p, 1, t + 100 * US + p, &res);
+	now = res.at;
+	mroce_reqwin_on_timer(&w, now, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, now, &psn, &wqe));
+	EXPECT_EQ(mroce_reqwin_resent(&w, 1, 7, now), 0);
+	/* its answer: 1 lost again, 2 (the probe) comes */
+	mroce_reqwin_on_read_reasked(&w, 2, 1, now + 20 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
+	EXPECT_TRUE(res.at < now + 100 * US);
+	mroce_reqwin_on_timer(&w, res.at, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
+	EXPECT_EQ(res.psn, 1);
+	/* not for a hole already lost, nor before the hole */
+	mroce_reqwin_on_read_reasked(&w, 2, 1, now + 30 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_STALE);
+	mroce_reqwin_on_read_reasked(&w, 1, 2, now + 30 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_STALE);
+}
+
 /* Once the path reordered, a hole waits its window however many come. */
 TEST(sr_read_hole_wait_reordered)
 {

@@ -425,6 +425,39 @@ void mroce_reqwin_on_read_kept(struct mroce_reqwin *w, u32 psn, u64 now,
 }
 
 /**
+ * mroce_reqwin_on_read_reasked() - the answer to a READ asked again came
+ *	past its hole
+ * @w: the window (selective; otherwise nothing happens)
+ * @psn: a response of that answer past the hole (the caller knows it is
+ *	one: a second copy of a response it kept)
+ * @expect: the response PSN the READ waits for
+ * @now: current time
+ * @res: MROCE_REQWIN_READ_AHEAD with the hole's deadline in .at, or
+ *	MROCE_REQWIN_STALE
+ *
+ * The response at @expect, asked for in the same request and sent before
+ * @psn, was lost again (or is late): the hole's window starts, without the
+ * SRTT a READ just asked again otherwise waits (mroce_sr_read_ahead()):
+ * its answer is here.
+ */
+void mroce_reqwin_on_read_reasked(struct mroce_reqwin *w, u32 psn,
+				  u32 expect, u64 now,
+				  struct mroce_reqwin_res *res)
+{
+	u32 inflight = mroce_reqwin_inflight(w);
+
+	memset(res, 0, sizeof(*res));
+	res->verdict = MROCE_REQWIN_STALE;
+	res->psn = mroce_psn(psn);
+	if (!w->selective || !mroce_psn_in_window(psn, w->una, inflight) ||
+	    !mroce_psn_in_window(expect, w->una, inflight) ||
+	    !mroce_psn_before(expect, psn) ||
+	    mroce_sb_at(&w->sb, expect)->state == MROCE_SB_LOST)
+		return;
+	mroce_sr_read_answered(w, mroce_psn(expect), now, res);
+}
+
+/**
  * mroce_reqwin_on_read_behind() - a later READ's response, an earlier READ
  *	still waiting
  * @w: the window (selective; otherwise nothing happens)

@@ -156,6 +156,9 @@ void mroce_reqwin_on_read_behind(struct mroce_reqwin *w, u32 psn,
 				 u32 expect, u64 now,
 				 struct mroce_reqwin_res *res);
 void mroce_reqwin_read_placed(struct mroce_reqwin *w, u32 psn, u64 now);
+void mroce_reqwin_on_read_reasked(struct mroce_reqwin *w, u32 psn,
+				  u32 expect, u64 now,
+				  struct mroce_reqwin_res *res);
 void mroce_reqwin_on_read_kept(struct mroce_reqwin *w, u32 psn, u64 now,
 			       struct mroce_reqwin_res *res);
 bool mroce_reqwin_read_gap_lost(struct mroce_reqwin *w, u32 psn, u64 now);
@@ -176,6 +179,8 @@ void mroce_sr_resent(struct mroce_reqwin *w, u32 psn, u64 now, u64 prev);
 void mroce_sr_read_ahead(struct mroce_reqwin *w, u32 expect, u64 now,
 			 struct mroce_reqwin_res *res);
 void mroce_sr_read_filled(struct mroce_reqwin *w, u32 psn, u64 now);
+void mroce_sr_read_answered(struct mroce_reqwin *w, u32 expect, u64 now,
+			    struct mroce_reqwin_res *res);
 void mroce_sr_progress(struct mroce_reqwin *w, u64 now);
 void mroce_sr_on_timer(struct mroce_reqwin *w, u64 now,
 		       struct mroce_reqwin_res *res);

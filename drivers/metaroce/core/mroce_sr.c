@@ -289,6 +289,17 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 	return 0;
 }
 
+/* A READ hole's reorder window. */
+static u64 mroce_sr_read_wait(const struct mroce_reqwin *w)
+{
+	u64 wait = max_t(u64, MROCE_RTT_GRANULARITY_NS,
+			 mroce_rack_reo_wnd(&w->rack, &w->rtt, w->sb.sacked));
+
+	if (w->rtt.srtt)
+		wait = min_t(u64, wait, w->rtt.srtt);
+	return wait;
+}
+
 /**
  * mroce_sr_read_ahead() - a READ response came past the one expected
  * @w: the window (selective)
@@ -320,11 +331,7 @@ void mroce_sr_read_ahead(struct mroce_reqwin *w, u32 expect, u64 now,
 	u64 wait;
 
 	if (!w->rd_hole || w->rd_hole_psn != expect) {
-		wait = max_t(u64, MROCE_RTT_GRANULARITY_NS,
-			     mroce_rack_reo_wnd(&w->rack, &w->rtt,
-						w->sb.sacked));
-		if (w->rtt.srtt)
-			wait = min_t(u64, wait, w->rtt.srtt);
+		wait = mroce_sr_read_wait(w);
 		e = mroce_sb_at(&w->sb, expect);
 		w->rd_hole_min = e->retx ? e->sent + w->rtt.srtt + wait : 0;
 		w->rd_hole = true;
@@ -338,6 +345,22 @@ void mroce_sr_read_ahead(struct mroce_reqwin *w, u32 expect, u64 now,
 		w->rd_hole_at = min_t(u64, w->rd_hole_at,
 				      max_t(u64, now, w->rd_hole_min));
 	res->verdict = MROCE_REQWIN_READ_AHEAD;
+	res->at = w->rd_hole_at;
+}
+
+/*
+ * The answer to the READ asked again from @expect came past it
+ * (mroce_reqwin_on_read_reasked()): the hole's window, with no floor.
+ */
+void mroce_sr_read_answered(struct mroce_reqwin *w, u32 expect, u64 now,
+			    struct mroce_reqwin_res *res)
+{
+	mroce_sr_read_ahead(w, expect, now, res);
+	if (w->rd_hole_min) {
+		w->rd_hole_min = 0;
+		w->rd_hole_at = min_t(u64, w->rd_hole_at,
+				      now + mroce_sr_read_wait(w));
+	}
 	res->at = w->rd_hole_at;
 }
 
