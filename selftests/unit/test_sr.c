@@ -745,6 +745,32 @@ TEST(sr_read_hole_wait)
 }
 
 /*
+ * READ 0..7 sent at @t, SRTT and minimum RTT 100 us: response 0 comes,
+ * 1 is lost, 2..4 come past it, and the READ is asked again from 1 at the
+ * hole's deadline.  That time.
+ */
+static u64 sr_read_hole_asked(struct mroce_reqwin *w, u64 t)
+{
+	struct mroce_reqwin_res res;
+	u32 psn, wqe, p;
+	u64 now;
+
+	sr_setup_rtt(w);
+	if (mroce_reqwin_sent(w, 8, t, 0, &psn))
+		return 0;
+	mroce_reqwin_on_read_resp(w, 0, 0, t + 100 * US, &res);
+	for (p = 2; p <= 4; p++)
+		mroce_reqwin_on_read_resp(w, p, 1, t + 100 * US + p, &res);
+	now = res.at;
+	mroce_reqwin_on_timer(w, now, &res);
+	if (res.verdict != MROCE_REQWIN_RETRY || res.psn != 1 ||
+	    !mroce_reqwin_resend(w, now, &psn, &wqe) || psn != 1 ||
+	    mroce_reqwin_resent(w, 1, 7, now))
+		return 0;
+	return now;
+}
+
+/*
  * A READ asked again for lost responses and then acknowledged sooner than
  * the minimum RTT after: its request arrived the first time, its first
  * copy was not late, and the path did not reorder.
@@ -753,20 +779,9 @@ TEST(sr_read_answer_resend_not_reordering)
 {
 	struct mroce_reqwin w;
 	struct mroce_reqwin_res res;
-	u64 t = 1000000, now;
-	u32 psn, wqe, p;
+	u64 now = sr_read_hole_asked(&w, 1000000);
 
-	sr_setup_rtt(&w);					/* min RTT 100 us */
-	EXPECT_EQ(mroce_reqwin_sent(&w, 8, t, 0, &psn), 0);	/* READ 0..7 */
-	mroce_reqwin_on_read_resp(&w, 0, 0, t + 100 * US, &res);
-	for (p = 2; p <= 4; p++)
-		mroce_reqwin_on_read_resp(&w, p, 1, t + 100 * US + p, &res);
-	now = res.at;
-	mroce_reqwin_on_timer(&w, now, &res);
-	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
-	EXPECT_EQ(res.psn, 1);
-	EXPECT_TRUE(mroce_reqwin_resend(&w, now, &psn, &wqe));
-	EXPECT_EQ(mroce_reqwin_resent(&w, 1, 7, now), 0);
+	ASSERT_TRUE(now);
 	EXPECT_EQ(mroce_sb_at(&w.sb, 1)->flags, MROCE_SB_F_ANSWER);
 	/* an ACK past the READ, 50 us after it was asked again */
 	EXPECT_EQ(sr_ack(&w, 7, 0, 0, now + 50 * US, &res), 0);
@@ -810,19 +825,9 @@ TEST(sr_read_reasked_answer_past_hole)
 {
 	struct mroce_reqwin w;
 	struct mroce_reqwin_res res;
-	u64 t = 1000000, now;
-	u32 psn, wqe, p;
+	u64 now = sr_read_hole_asked(&w, 1000000);
 
-	sr_setup_rtt(&w);					/* SRTT 100 us */
-	EXPECT_EQ(mroce_reqwin_sent(&w, 8, t, 0, &psn), 0);	/* READ 0..7 */
-	mroce_reqwin_on_read_resp(&w, 0, 0, t + 100 * US, &res);
-	for (p = 2; p <= 4; p++)
-		mroce_reqwin_on_read_resp(&w, p, 1, t + 100 * US + p, &res);
-	now = res.at;
-	mroce_reqwin_on_timer(&w, now, &res);
-	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
-	EXPECT_TRUE(mroce_reqwin_resend(&w, now, &psn, &wqe));
-	EXPECT_EQ(mroce_reqwin_resent(&w, 1, 7, now), 0);
+	ASSERT_TRUE(now);
 	/* its answer: 1 lost again, 2 (the probe) comes */
 	mroce_reqwin_on_read_reasked(&w, 2, 1, now + 20 * US, &res);
 	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
