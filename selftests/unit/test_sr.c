@@ -842,6 +842,33 @@ TEST(sr_read_reasked_answer_past_hole)
 	EXPECT_EQ(res.verdict, MROCE_REQWIN_STALE);
 }
 
+/*
+ * While the READ at una is asked again for its responses, the probe
+ * timeout is two minimum RTTs after the last delivery, not two SRTTs (a
+ * READ's SRTT includes its wait behind other READs at the responder).
+ */
+TEST(sr_read_reasked_probe_timeout)
+{
+	struct mroce_reqwin w;
+	u64 now = sr_read_hole_asked(&w, 1000000), t;
+	int i;
+
+	ASSERT_TRUE(now);
+	for (i = 0; i < 8; i++)
+		mroce_rtt_sample(&w.rtt, 5000 * US);
+	EXPECT_EQ(w.rtt.min_rtt, 100 * US);
+	t = now + 10 * US;
+	mroce_reqwin_read_placed(&w, 5, t);
+	EXPECT_TRUE(w.rec_armed);
+	EXPECT_EQ(w.rec_at, t + 200 * US);
+	/* a window of requests alone keeps two SRTTs */
+	sr_setup(&w, 0);
+	for (i = 0; i < 8; i++)
+		mroce_rtt_sample(&w.rtt, i ? 5000 * US : 100 * US);
+	sr_send(&w, 2, now);
+	EXPECT_TRUE(w.rec_at >= now + 2000 * US);
+}
+
 /* Once the path reordered, a hole waits its window however many come. */
 TEST(sr_read_hole_wait_reordered)
 {

@@ -35,14 +35,37 @@ void mroce_sr_init(struct mroce_reqwin *w, const struct mroce_reqwin_cfg *cfg)
 	mroce_rack_init(&w->rack);
 }
 
+/*
+ * The probe timeout: two SRTTs (RFC 8985), or, while the READ at una is
+ * asked again for lost responses, two minimum RTTs after the last
+ * delivery.  A READ's SRTT includes its wait behind the READs before it
+ * at the responder, milliseconds with a window of 64 KiB READs; but every
+ * response kept restarts this timer (mroce_reqwin_read_placed()), so when
+ * it fires the responder has been silent that long, and a READ asked
+ * again that a silent responder has not answered was lost.  A probe then
+ * costs a small request and the hole's responses (the module asks for the
+ * hole alone); waiting two SRTTs for it cost 5-10 ms per lost request at
+ * 5% loss.
+ */
+static u64 mroce_sr_pto(const struct mroce_reqwin *w)
+{
+	const struct mroce_sb_ent *e = mroce_sb_at(&w->sb, w->una);
+	bool one = mroce_reqwin_inflight(w) == 1;
+	u64 pto = mroce_rtt_pto(&w->rtt, one, w->ack_delay);
+
+	if (w->una != w->max && e->state == MROCE_SB_RESENT &&
+	    (e->flags & MROCE_SB_F_ANSWER) && w->rtt.min_rtt)
+		pto = min_t(u64, pto, max_t(u64, 2 * w->rtt.min_rtt,
+					    MROCE_RTT_GRANULARITY_NS));
+	return pto;
+}
+
 /* The probe or retransmission timeout from now, whichever is next. */
 static void mroce_sr_arm(struct mroce_reqwin *w, u64 now)
 {
-	bool one = mroce_reqwin_inflight(w) == 1;
-
 	w->rec_armed = true;
 	w->rec_at = now + (w->tlp_out ? mroce_rtt_rto(&w->rtt) :
-			   mroce_rtt_pto(&w->rtt, one, w->ack_delay));
+			   mroce_sr_pto(w));
 }
 
 /* A request went out, new or again. */
