@@ -591,9 +591,10 @@ static bool mroce_req_read_probe(struct mroce_dpqp *dp,
 static int mroce_req_resend_rc(struct mroce_dpqp *dp)
 {
 	struct mroce_hdr h = {};
-	u32 psn, idx, npsn, off, plen;
-	struct mroce_swqe *s;
-	struct sk_buff *skb;
+	u32 psn, idx, npsn, off, plen, tpsn;
+	struct mroce_swqe *s, *ts;
+	struct sk_buff *skb = NULL;
+	bool read;
 	u64 now;
 
 	/* Most runs have nothing to resend: no clock read for them. */
@@ -607,30 +608,38 @@ static int mroce_req_resend_rc(struct mroce_dpqp *dp)
 		return -EAGAIN;
 	npsn = mroce_req_build(dp, s, mroce_psn_dist(s->first_psn, psn), &h,
 			       &off, &plen);
-	skb = mroce_req_skb(dp, s, false, h.bth.opcode, off, plen);
-	if (IS_ERR(skb))
-		return PTR_ERR(skb);
+	/*
+	 * A READ asked again in a selective window asks for its hole only,
+	 * or for an older READ's hole when all its responses were kept, or
+	 * for nothing (the unit still counts as resent).
+	 */
+	ts = s;
+	tpsn = psn;
+	read = dp->win.selective && s->wqe.opcode == IB_WR_RDMA_READ;
+	if (!read || mroce_req_read_short(dp, s, &h, &tpsn) ||
+	    mroce_req_read_probe(dp, &ts, &h, &tpsn)) {
+		skb = mroce_req_skb(dp, ts, false, h.bth.opcode, off, plen);
+		if (IS_ERR(skb))
+			return PTR_ERR(skb);
+	}
 	if (WARN_ON_ONCE(mroce_reqwin_resent(&dp->win, psn, npsn, now))) {
 		kfree_skb(skb);
 		mroce_task_fatal(dp);
 		return -EAGAIN;
 	}
-	if (dp->win.selective) {
-		/* its ACK tells RACK at once what else is missing */
-		dp->pkts_noack = MROCE_REQ_ACKREQ_EVERY;
-		if (s->wqe.opcode == IB_WR_RDMA_READ &&
-		    !mroce_req_read_short(dp, s, &h, &psn) &&
-		    !mroce_req_read_probe(dp, &s, &h, &psn)) {
-			kfree_skb(skb);
-			return 1;
-		}
-		if (s->wqe.opcode == IB_WR_RDMA_READ) {
-			dp->rd_probe_psn = psn;
-			dp->rd_probe_now = now;
-		}
-		mroce_count(dp->mdev, MROCE_CNT_SACK_RETX);
+	if (!dp->win.selective)
+		goto xmit;
+	/* its ACK tells RACK at once what else is missing */
+	dp->pkts_noack = MROCE_REQ_ACKREQ_EVERY;
+	if (!skb)
+		return 1;
+	if (read) {
+		dp->rd_probe_psn = tpsn;
+		dp->rd_probe_now = now;
 	}
-	mroce_req_xmit_rc(dp, s, &h, psn, off, plen, skb);
+	mroce_count(dp->mdev, MROCE_CNT_SACK_RETX);
+xmit:
+	mroce_req_xmit_rc(dp, ts, &h, tpsn, off, plen, skb);
 	return 1;
 }
 

@@ -62,14 +62,18 @@ static void mroce_sb_write(struct mroce_sb *sb, const struct mroce_sb_ent *u)
 	}
 }
 
-/* Set the state of the slots of PSNs [@from, @to). */
-static void mroce_sb_set(struct mroce_sb *sb, u32 from, u32 to, u8 state)
+/* Set the state of the slots of PSNs [@from, @to), and add @flags. */
+static void mroce_sb_set(struct mroce_sb *sb, u32 from, u32 to, u8 state,
+			 u8 flags)
 {
 	u32 i, n = min_t(u32, mroce_psn_dist(from, to), MROCE_SB_SLOTS);
+	struct mroce_sb_ent *e;
 
-	for (i = 0; i < n; i++)
-		mroce_sb_state(sb, mroce_sb_slot(sb, mroce_psn_add(from, i)),
-			       state);
+	for (i = 0; i < n; i++) {
+		e = mroce_sb_slot(sb, mroce_psn_add(from, i));
+		mroce_sb_state(sb, e, state);
+		e->flags |= flags;
+	}
 }
 
 void mroce_sb_init(struct mroce_sb *sb)
@@ -167,7 +171,7 @@ u32 mroce_sb_lose(struct mroce_sb *sb, u32 psn, u32 max)
 		}
 		if (!mroce_sb_unit_lost(sb, end))
 			n++;
-		mroce_sb_set(sb, p, end, MROCE_SB_LOST);
+		mroce_sb_set(sb, p, end, MROCE_SB_LOST, 0);
 		p = end;
 	}
 	sb->lost += n;
@@ -197,7 +201,7 @@ void mroce_sb_acked(struct mroce_sb *sb, u32 una, u32 new_una)
 		if (mroce_psn_after(end, new_una))
 			break;
 		if (mroce_sb_unit_lost(sb, end)) {
-			mroce_sb_set(sb, p, end, MROCE_SB_ACKED);
+			mroce_sb_set(sb, p, end, MROCE_SB_ACKED, 0);
 			sb->lost--;
 		}
 		p = end;
@@ -252,7 +256,7 @@ bool mroce_sb_sack(struct mroce_sb *sb, u32 una, u32 max, u32 psn)
 	default:
 		return false;
 	}
-	mroce_sb_set(sb, e->head, end, MROCE_SB_SACKED);
+	mroce_sb_set(sb, e->head, end, MROCE_SB_SACKED, 0);
 	return true;
 }
 
@@ -273,7 +277,7 @@ bool mroce_sb_lose_unit(struct mroce_sb *sb, u32 psn)
 		return false;
 	if (!sb->lost || mroce_psn_before(psn, sb->rtx))
 		sb->rtx = psn;
-	mroce_sb_set(sb, psn, mroce_sb_end(e, psn), MROCE_SB_LOST);
+	mroce_sb_set(sb, psn, mroce_sb_end(e, psn), MROCE_SB_LOST, 0);
 	sb->lost++;
 	return true;
 }
@@ -294,7 +298,6 @@ bool mroce_sb_lose_unit(struct mroce_sb *sb, u32 psn)
 bool mroce_sb_lose_answer(struct mroce_sb *sb, u32 psn)
 {
 	struct mroce_sb_ent *e = mroce_sb_slot(sb, psn);
-	u32 end, n, i;
 
 	if (!mroce_psn_in_window(psn, e->head, e->npsn) ||
 	    (e->state != MROCE_SB_INFLIGHT && e->state != MROCE_SB_RESENT &&
@@ -302,12 +305,8 @@ bool mroce_sb_lose_answer(struct mroce_sb *sb, u32 psn)
 		return false;
 	if (!sb->lost || mroce_psn_before(psn, sb->rtx))
 		sb->rtx = psn;
-	end = mroce_sb_end(e, psn);
-	mroce_sb_set(sb, psn, end, MROCE_SB_LOST);
-	n = min_t(u32, mroce_psn_dist(psn, end), MROCE_SB_SLOTS);
-	for (i = 0; i < n; i++)
-		mroce_sb_slot(sb, mroce_psn_add(psn, i))->flags |=
-			MROCE_SB_F_ANSWER;
+	mroce_sb_set(sb, psn, mroce_sb_end(e, psn), MROCE_SB_LOST,
+		     MROCE_SB_F_ANSWER);
 	sb->lost++;
 	return true;
 }

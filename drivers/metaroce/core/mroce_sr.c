@@ -324,10 +324,12 @@ static u64 mroce_sr_read_wait(const struct mroce_reqwin *w)
 }
 
 /**
- * mroce_sr_read_ahead() - a READ response came past the one expected
+ * mroce_sr_read_hole() - a READ response came past the one expected
  * @w: the window (selective)
  * @expect: the response PSN the READ waits for
  * @now: current time
+ * @answered: it answers the READ asked again from @expect
+ *	(mroce_sr_read_answered()): the hole's window has no floor
  * @res: MROCE_REQWIN_READ_AHEAD, with the hole's deadline in .at
  *
  * READ responses reorder like requests: the ones between may only be late.
@@ -347,21 +349,24 @@ static u64 mroce_sr_read_wait(const struct mroce_reqwin *w)
  * and each hole waited that long with the window full and the responder
  * idle.)
  */
-void mroce_sr_read_ahead(struct mroce_reqwin *w, u32 expect, u64 now,
-			 struct mroce_reqwin_res *res)
+static void mroce_sr_read_hole(struct mroce_reqwin *w, u32 expect, u64 now,
+			       bool answered, struct mroce_reqwin_res *res)
 {
+	u64 wait = mroce_sr_read_wait(w);
 	const struct mroce_sb_ent *e;
-	u64 wait;
 
 	if (!w->rd_hole || w->rd_hole_psn != expect) {
-		wait = mroce_sr_read_wait(w);
 		e = mroce_sb_at(&w->sb, expect);
-		w->rd_hole_min = e->retx ? e->sent + w->rtt.srtt + wait : 0;
+		w->rd_hole_min = e->retx && !answered ?
+				 e->sent + w->rtt.srtt + wait : 0;
 		w->rd_hole = true;
 		w->rd_hole_psn = expect;
 		w->rd_hole_since = now;
 		w->rd_hole_past = 0;
 		w->rd_hole_at = max_t(u64, now + wait, w->rd_hole_min);
+	} else if (answered && w->rd_hole_min) {
+		w->rd_hole_min = 0;
+		w->rd_hole_at = min_t(u64, w->rd_hole_at, now + wait);
 	}
 	if (w->rd_hole_past < MROCE_RACK_DUPTHRESH &&
 	    ++w->rd_hole_past == MROCE_RACK_DUPTHRESH && !w->rack.reordered)
@@ -371,6 +376,12 @@ void mroce_sr_read_ahead(struct mroce_reqwin *w, u32 expect, u64 now,
 	res->at = w->rd_hole_at;
 }
 
+void mroce_sr_read_ahead(struct mroce_reqwin *w, u32 expect, u64 now,
+			 struct mroce_reqwin_res *res)
+{
+	mroce_sr_read_hole(w, expect, now, false, res);
+}
+
 /*
  * The answer to the READ asked again from @expect came past it
  * (mroce_reqwin_on_read_reasked()): the hole's window, with no floor.
@@ -378,13 +389,7 @@ void mroce_sr_read_ahead(struct mroce_reqwin *w, u32 expect, u64 now,
 void mroce_sr_read_answered(struct mroce_reqwin *w, u32 expect, u64 now,
 			    struct mroce_reqwin_res *res)
 {
-	mroce_sr_read_ahead(w, expect, now, res);
-	if (w->rd_hole_min) {
-		w->rd_hole_min = 0;
-		w->rd_hole_at = min_t(u64, w->rd_hole_at,
-				      now + mroce_sr_read_wait(w));
-	}
-	res->at = w->rd_hole_at;
+	mroce_sr_read_hole(w, expect, now, true, res);
 }
 
 /*
