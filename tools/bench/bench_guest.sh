@@ -508,7 +508,7 @@ why_failed() {
 }
 
 # mrun STACK ROW ROUND: one run of the matrix, as "MB/s|messages|tx
-# packets|retry events|selective resends|spurious|RACK losses|TLP probes|
+# packets|retry events|selective resends|duplicates received|RACK losses|TLP probes|
 # RTO fires|perftest's MB/s|reason" (MB/s "fail" with the reason when
 # perftest failed; counters "-" where the stack has none).  The goodput is
 # the messages perftest completed in its $MSECS s (margin 0: all of the run
@@ -565,7 +565,7 @@ mrun() {
 			else
 				printf "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n", bw, it,
 					c("tx_packets"), c("retransmits"),
-					c("sack_retransmits"), c("spurious_retransmits"),
+					c("sack_retransmits"), c("rx_duplicates"),
 					c("rack_losses"), c("tlp_probes"), c("rto_fires"),
 					pbw, why
 		}' "$log.stats0" "$log.stats1" "$log.client"
@@ -604,7 +604,7 @@ melapsed=$(($(date +%s) - mstart))
 
 # matrix_report: the matrix section of the results, from $MRAW (fields:
 # matrix|stack|op|impairment|round|MB/s|messages|tx packets|retry events|
-# selective resends|spurious|RACK losses|TLP probes|RTO fires|perftest's
+# selective resends|duplicates received|RACK losses|TLP probes|RTO fires|perftest's
 # MB/s|reason).
 matrix_report() {
 	local rows row name op imp
@@ -904,9 +904,13 @@ ICRC_COST="not measured (matrix rows only)"
 		echo "tx_packets: data, ACKs and NAKs) per message completed, above the base"
 		echo "run's: what recovery costs in packets, comparable between the stacks."
 		echo "retry events: rxe completer_retry_err, MetaRoCE retransmits (go-back-N"
-		echo "events and RTOs, not packets).  resent % and spurious %: MetaRoCE's"
-		echo "sack_retransmits and spurious_retransmits as a percentage of tx_packets"
-		echo "(both devices, ACKs included); go-back-N does not count resent packets."
+		echo "events and RTOs, not packets).  resent %: MetaRoCE's sack_retransmits"
+		echo "as a percentage of tx_packets (both devices, ACKs included); go-back-N"
+		echo "does not count resent packets.  spurious %: rx_duplicates of both"
+		echo "devices, copies of a packet that had arrived, as a percentage of"
+		echo "tx_packets: netem here duplicates nothing, so each is a resend that was"
+		echo "not needed, counted where it arrived (the requester's own estimate,"
+		echo "spurious_retransmits, counts one per duplicate ACK: fewer)."
 		echo "A failed run (perftest error, e.g. RETRY_EXC_ERR) counts in the last"
 		echo "column, not as 0 MB/s; RACK, TLP and RTO counts are in the raw figures."
 		echo
@@ -927,7 +931,7 @@ ICRC_COST="not measured (matrix rows only)"
 	fi
 	if [ ${#MROWS[@]} -gt 0 ]; then
 		[ $MAIN = 1 ] && echo
-		echo "Raw figures of the loss matrix (matrix|stack|op|impairment|round|MB/s|messages|tx packets|retry events|selective resends|spurious resends|RACK losses|TLP probes|RTO fires|perftest's own MB/s|why it failed; - where the stack has no such counter):"
+		echo "Raw figures of the loss matrix (matrix|stack|op|impairment|round|MB/s|messages|tx packets|retry events|selective resends|duplicates received|RACK losses|TLP probes|RTO fires|perftest's own MB/s|why it failed; - where the stack has no such counter):"
 		echo
 		echo '```'
 		cat "$MRAW"
