@@ -63,6 +63,8 @@
 #define MROCE_SR_WINDOW		256
 /* Ask for an ACK at least this often inside long messages. */
 #define MROCE_REQ_ACKREQ_EVERY	32
+/* The longest RTO before the first RTT sample (mroce_req_selective()). */
+#define MROCE_REQ_INIT_RTO_MAX	(100 * MROCE_NSEC_PER_MSEC)
 
 /* One send WQE as the kernel copied it out of the SQ ring. */
 struct mroce_swqe {

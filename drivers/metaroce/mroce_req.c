@@ -661,11 +661,22 @@ void mroce_req_selective(struct mroce_dpqp *dp)
 	 * of tens of microseconds fired on every message of a ping-pong,
 	 * since the timer is left to fire rather than reprogrammed per ACK
 	 * (mroce_task_arm()): 2 B ib_write_lat took 47 us instead of 25.
+	 * Until the first RTT sample, the RTO (and the probe timeout) is the
+	 * QP's Local ACK Timeout, the wait for an ACK its user chose, at most
+	 * MROCE_REQ_INIT_RTO_MAX: the first ACK of a window may be ms away
+	 * (the window's packets queue ahead of it), and an RTO that fired
+	 * before it resent the whole window, again at each backoff (64 KiB
+	 * WRITEs over a 1 ms delay: 1000 spurious resends, 0.2 s of a run).
 	 */
 	struct mroce_reqwin_cfg cfg = {
 		.ack_delay = MROCE_NSEC_PER_MSEC,
 		.rtt.min_rto = MROCE_NSEC_PER_MSEC,
+		.rtt.init_rto = MROCE_REQ_INIT_RTO_MAX,
 	};
+
+	if (dp->win.rto)
+		cfg.rtt.init_rto = min_t(u64, dp->win.rto,
+					 MROCE_REQ_INIT_RTO_MAX);
 
 	BUILD_BUG_ON(MROCE_SR_WINDOW > MROCE_SB_SLOTS ||
 		     MROCE_SR_WINDOW > MROCE_HOLD_SLOTS);
