@@ -55,12 +55,16 @@
 #define MROCE_REQ_WINDOW	128
 /*
  * The same in MetaRoCE mode (selective repeat): what the peer can hold
- * ahead of a hole (MROCE_HOLD_SLOTS) and SACK.  Twice the go-back-N
- * window: a lost packet stalls the sender only when the window fills
- * before its resend is acknowledged (bench matrix, 64 KiB WRITE at 0.1%
- * loss: 108 requests held per loss, the whole 128-PSN window).
+ * ahead of a hole (MROCE_HOLD_SLOTS) and SACK.  Of them, at most
+ * MROCE_SR_PIPE not yet reported by the peer: what queues on the path.
+ * A lost packet stalls the sender only when the window fills before its
+ * resend is acknowledged, and the resend queues behind the pipe: with a
+ * window as wide as the pipe (256 PSNs), every loss of 64 KiB WRITEs
+ * stalled the sender about one RTT (SRTT 7 ms with 256 PSNs queued in
+ * the VM).  Four times the pipe lets it send while a hole is repaired.
  */
-#define MROCE_SR_WINDOW		256
+#define MROCE_SR_WINDOW		1024
+#define MROCE_SR_PIPE		256
 /* Ask for an ACK at least this often inside long messages. */
 #define MROCE_REQ_ACKREQ_EVERY	32
 /* The longest RTO before the first RTT sample (mroce_req_selective()). */
@@ -117,10 +121,10 @@ struct mroce_resp_msg {
  * READ responses of a selective window that came past a hole, placed
  * (mroce_comp.c), of whatever READ: bit i is response PSN @base + i; @n
  * bits are set.  @base is the PSN the oldest unfinished READ waits for, or
- * a PSN before it; the selective window (256 PSNs) never reaches past the
- * map.
+ * a PSN before it; the selective window (MROCE_SR_WINDOW) never reaches
+ * past the map.
  */
-#define MROCE_RD_MAP_BITS	256
+#define MROCE_RD_MAP_BITS	1024
 
 struct mroce_rd_map {
 	u32 base;
@@ -130,6 +134,8 @@ struct mroce_rd_map {
 
 /* Slots of the responder's ring of requests held ahead of their turn. */
 #define MROCE_HOLD_SLOTS	MROCE_SACK_BITS
+/* Held requests one mroce_hold_drain() runs, at most. */
+#define MROCE_HOLD_DRAIN	256
 
 struct mroce_rxpkt;
 

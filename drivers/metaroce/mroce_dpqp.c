@@ -20,7 +20,8 @@ int mroce_dp_qp_create(struct mroce_qp *qp, struct ib_qp_init_attr *init)
 	struct mroce_dpqp *dp;
 	int err;
 
-	dp = kzalloc(sizeof(*dp), GFP_KERNEL);
+	/* the selective window's scoreboard makes it some 40 KiB */
+	dp = kvzalloc(sizeof(*dp), GFP_KERNEL);
 	if (!dp)
 		return -ENOMEM;
 	dp->qp = qp;
@@ -49,7 +50,7 @@ err_req:
 err_dst:
 	dst_cache_destroy(&dp->dst);
 err_free:
-	kfree(dp);
+	kvfree(dp);
 	return err;
 }
 
@@ -69,7 +70,7 @@ void mroce_dp_qp_destroy(struct mroce_qp *qp)
 	mroce_resp_fini(dp);
 	mroce_req_fini(dp);
 	dst_cache_destroy(&dp->dst);
-	kfree(dp);
+	kvfree(dp);
 }
 
 /**

@@ -24,7 +24,7 @@
 #include "mroce_param.h"
 #include "core/mroce_psn.h"
 
-static_assert(MROCE_ACK_EVERY_MAX == MROCE_HOLD_SLOTS);
+static_assert(MROCE_ACK_EVERY_MAX <= MROCE_HOLD_SLOTS);
 
 int mroce_hold_init(struct mroce_dpqp *dp)
 {
@@ -208,13 +208,14 @@ bool mroce_hold_ready(const struct mroce_dpqp *dp)
  * (no receive WQE: RNR NAK; an error), or once a READ is being answered:
  * the requests behind it wait until its responses are out
  * (mroce_resp_read_continue()), as those still in the receive queue do.
- * At most MROCE_HOLD_SLOTS runs.
+ * At most MROCE_HOLD_DRAIN runs: the task's next run goes on
+ * (mroce_hold_ready()).
  */
 void mroce_hold_drain(struct mroce_dpqp *dp)
 {
 	u32 i, ran = 0;
 
-	for (i = 0; i < MROCE_HOLD_SLOTS && dp->hold.n && !dp->error &&
+	for (i = 0; i < MROCE_HOLD_DRAIN && dp->hold.n && !dp->error &&
 	     !dp->rd.active; i++) {
 		u32 epsn = dp->rwin.epsn;
 		struct mroce_rxpkt **slot = &dp->hold.pkt[epsn %
@@ -252,15 +253,17 @@ static u32 mroce_hold_npsn(const struct mroce_dpqp *dp,
 static void mroce_hold_sack(const struct mroce_dpqp *dp,
 			    struct mroce_sackh *x)
 {
-	u32 epsn = dp->rwin.epsn, i, k, n;
+	u32 epsn = dp->rwin.epsn, i, k, n, seen = 0;
 
 	memset(x, 0, sizeof(*x));
-	for (i = 1; i < MROCE_HOLD_SLOTS && dp->hold.n; i++) {
+	/* up to the last one held, not the whole ring */
+	for (i = 1; i < MROCE_HOLD_SLOTS && seen < dp->hold.n; i++) {
 		const struct mroce_rxpkt *h =
 			dp->hold.pkt[(epsn + i) % MROCE_HOLD_SLOTS];
 
 		if (!h || h->hdr.bth.psn != mroce_psn_add(epsn, i))
 			continue;
+		seen++;
 		n = mroce_hold_npsn(dp, h);
 		for (k = i; k < i + n && k < MROCE_HOLD_SLOTS; k++) {
 			x->map[k / 64] |= 1ULL << (k % 64);

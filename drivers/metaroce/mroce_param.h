@@ -45,7 +45,7 @@
  * metaroce_ack_every and metaroce_ack_delay_us, up to the _MAX).
  */
 #define MROCE_ACK_EVERY		16
-#define MROCE_ACK_EVERY_MAX	256	/* the hold ring, MROCE_HOLD_SLOTS */
+#define MROCE_ACK_EVERY_MAX	256	/* the pipe, MROCE_SR_PIPE */
 #define MROCE_ACK_DELAY_US	25
 #define MROCE_ACK_DELAY_US_MAX	10000
 

@@ -669,6 +669,7 @@ void mroce_req_selective(struct mroce_dpqp *dp)
 	 * WRITEs over a 1 ms delay: 1000 spurious resends, 0.2 s of a run).
 	 */
 	struct mroce_reqwin_cfg cfg = {
+		.pipe = MROCE_SR_PIPE,
 		.ack_delay = MROCE_NSEC_PER_MSEC,
 		.rtt.min_rto = MROCE_NSEC_PER_MSEC,
 		.rtt.init_rto = MROCE_REQ_INIT_RTO_MAX,
@@ -677,9 +678,9 @@ void mroce_req_selective(struct mroce_dpqp *dp)
 	if (dp->win.rto)
 		cfg.rtt.init_rto = min_t(u64, dp->win.rto,
 					 MROCE_REQ_INIT_RTO_MAX);
-
 	BUILD_BUG_ON(MROCE_SR_WINDOW > MROCE_SB_SLOTS ||
-		     MROCE_SR_WINDOW > MROCE_HOLD_SLOTS);
+		     MROCE_SR_WINDOW > MROCE_HOLD_SLOTS ||
+		     MROCE_SR_WINDOW > MROCE_RD_MAP_BITS);
 	lockdep_assert_held(&dp->run_lock);
 	if (mroce_qp_is_rc(dp->qp) && !dp->win.selective) {
 		mroce_sr_init(&dp->win, &cfg);

@@ -54,7 +54,8 @@ static void sack(struct mroce_reqwin *w, const u8 *op, u64 now,
 		/* the cumulative point: mostly inside the window */
 		.psn = mroce_psn_add(w->una, op[1] % 24 - 2),
 		.syndrome = op[0] & 0x80 ? 0 : op[3],
-		.words = op[0] >> 3 & 7,
+		/* 0..21: past MROCE_SR_ACK_WORDS too */
+		.words = (op[0] >> 3 & 7) * 3,
 		.dup = op[0] & 0x40,
 		.rtt = op[2] * 997ULL,
 		.map = map,
@@ -63,7 +64,7 @@ static void sack(struct mroce_reqwin *w, const u8 *op, u64 now,
 
 	for (k = 0; k < ARRAY_SIZE(map); k++)
 		map[k] = (op[2] * 0x0101010101010101ULL) ^
-			 ((u64)op[3] << (k * 8)) ^ (op[1] & 1 ? ~0ULL : 0);
+			 ((u64)op[3] << (k % 8 * 8)) ^ (op[1] & 1 ? ~0ULL : 0);
 	if (mroce_reqwin_on_sack(w, &a, now, r) == -EINVAL &&
 	    a.words <= MROCE_SR_ACK_WORDS)
 		abort();
@@ -85,6 +86,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	cfg.retry_cnt = data[5] & 7;
 	cfg.rnr_retry = data[5] >> 3 & 7;
 	cfg.timeout = data[6] & 31;
+	/* a pipe narrower than the window, or none */
+	cfg.pipe = data[5] & 0x40 ? data[3] + 1 : 0;
 	memset(&cfg.rtt, 0, sizeof(cfg.rtt));
 	cfg.selective = data[6] & 0x80;
 	cfg.ack_delay = (data[6] >> 5 & 3) * 10000ULL;

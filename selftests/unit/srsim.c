@@ -266,6 +266,7 @@ void srsim_defaults(struct srsim_cfg *c)
 	c->ack_every = 4;
 	c->ack_delay_ns = 5000;
 	c->wnd = MROCE_SB_SLOTS;
+	c->pipe = 256;			/* the module's MROCE_SR_PIPE */
 	c->timeout = 14;		/* 67 ms */
 	c->retry_cnt = 7;
 	c->seed = 1;
@@ -287,7 +288,7 @@ int srsim_run(const struct srsim_cfg *c, struct srsim_res *r)
 	struct mroce_reqwin_cfg wc = {
 		.psn = c->psn, .wnd = c->wnd, .retry_cnt = c->retry_cnt,
 		.rnr_retry = 0, .timeout = c->timeout, .selective = true,
-		.ack_delay = c->ack_delay_ns,
+		.ack_delay = c->ack_delay_ns, .pipe = c->pipe,
 	};
 	struct mroce_reqwin_res res;
 	struct srsim_ev e;

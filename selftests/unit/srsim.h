@@ -31,6 +31,7 @@ struct srsim_cfg {
 				 * a gap or a duplicate is ACKed at once */
 	u64 ack_delay_ns;	/* ACK coalescing bound */
 	u32 wnd;		/* PSNs in flight */
+	u32 pipe;		/* of them not SACKED (0: all) */
 	u8 timeout;		/* Local ACK Timeout exponent */
 	u8 retry_cnt;
 	bool dead_after;	/* the receiver vanishes after half the units */

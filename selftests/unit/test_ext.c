@@ -11,7 +11,8 @@
 #include "mroce_raw.h"
 #include "mroce_test.h"
 
-#define PKT_ROOM	(MROCE_XMAX_HDR_LEN + 64 + 3 + MROCE_ICRC_LEN)
+/* the longest header: data's, or an MR_ACK with every SACK word */
+#define PKT_ROOM	(32 + 8 * MROCE_SACKH_MAX_WORDS + 64 + 3 + MROCE_ICRC_LEN)
 
 static const u8 all_xops[] = {
 	MROCE_XOP_SEND, MROCE_XOP_SEND_IMM, MROCE_XOP_SEND_INV,
@@ -49,7 +50,7 @@ static void fill_xhdr(struct mroce_xhdr *h, u8 op, u32 off, u32 pay)
 		h->mxh.flags = MROCE_MXH_F_ECE;
 		h->aeth.syndrome = mroce_aeth_ack_syndrome(0x1f);
 		h->aeth.msn = 0x123456;
-		h->sack.words = MROCE_SACKH_MAX_WORDS;
+		h->sack.words = 4;
 		h->sack.map[0] = 0x8000000000000002ULL;
 		h->sack.map[3] = 0xffffffffffffffffULL;
 	}
@@ -250,7 +251,8 @@ TEST(ext_reserved_and_versions)
 	EXPECT_EQ(corrupt(MROCE_XOP_SEND, 24, 0x01), -EPROTO);
 	EXPECT_EQ(corrupt(MROCE_XOP_ACK, 29, 0x01), -EPROTO);
 	EXPECT_EQ(corrupt(MROCE_XOP_ACK, 31, 0x80), -EPROTO);
-	EXPECT_EQ(corrupt(MROCE_XOP_ACK, 28, 5), -EPROTO);
+	EXPECT_EQ(corrupt(MROCE_XOP_ACK, 28, MROCE_SACKH_MAX_WORDS + 1),
+		  -EPROTO);
 	EXPECT_EQ(corrupt(MROCE_XOP_ACK, 28, 0xff), -EPROTO);
 	/* SACK bit 0 (the first missing PSN) set: last byte of word 0. */
 	EXPECT_EQ(corrupt(MROCE_XOP_ACK, 39, 0x03), -EPROTO);

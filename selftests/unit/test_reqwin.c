@@ -428,27 +428,29 @@ TEST(reqwin_wide_read)
 {
 	struct mroce_reqwin w;
 	struct mroce_reqwin_res r;
+	const u32 wide = MROCE_SB_SLOTS + 44, ans = MROCE_SB_SLOTS - 6;
+	const u32 end = 1000 + wide, cum = 1000 + ans;
 	u32 psn, wqe, p, i, n = 0;
 
 	setup(&w, 1000, 0);
-	EXPECT_EQ(mroce_reqwin_sent(&w, 300, 0, 1, &psn), 0);
+	EXPECT_EQ(mroce_reqwin_sent(&w, wide, 0, 1, &psn), 0);
 	EXPECT_FALSE(mroce_reqwin_can_send(&w, 1, 0));
-	for (p = 1000; p < 1300; p++) {
+	for (p = 1000; p < end; p++) {
 		EXPECT_TRUE(mroce_reqwin_find(&w, p, &wqe));
 		EXPECT_EQ(wqe, 1);
 	}
-	for (p = 1000; p < 1250; p++)
+	for (p = 1000; p < cum; p++)
 		mroce_reqwin_on_read_resp(&w, p, p, 1, &r);
-	EXPECT_EQ(w.una, 1250);
+	EXPECT_EQ(w.una, cum);
 	while (mroce_reqwin_sent(&w, 1, 2, 2 + n, &psn) == 0)
 		n++;
-	EXPECT_EQ(n, MROCE_SB_SLOTS - 50);
-	for (p = 1250; p < 1300; p++) {
+	EXPECT_EQ(n, MROCE_SB_SLOTS - (wide - ans));
+	for (p = cum; p < end; p++) {
 		EXPECT_TRUE(mroce_reqwin_find(&w, p, &wqe));
 		EXPECT_EQ(wqe, 1);
 	}
 	for (i = 0; i < n; i++) {
-		EXPECT_TRUE(mroce_reqwin_find(&w, 1300 + i, &wqe));
+		EXPECT_TRUE(mroce_reqwin_find(&w, end + i, &wqe));
 		EXPECT_EQ(wqe, 2 + i);
 	}
 	/* A timeout loses the rest of the READ and everything after it. */
@@ -456,12 +458,12 @@ TEST(reqwin_wide_read)
 	EXPECT_EQ(r.verdict, MROCE_REQWIN_RETRY);
 	EXPECT_EQ(mroce_reqwin_lost(&w), 1 + n);
 	EXPECT_TRUE(mroce_reqwin_resend(&w, 4 + RTO, &psn, &wqe));
-	EXPECT_EQ(psn, 1250);
+	EXPECT_EQ(psn, cum);
 	EXPECT_EQ(wqe, 1);
-	EXPECT_EQ(mroce_reqwin_resent(&w, psn, 50, 4 + RTO), 0);
+	EXPECT_EQ(mroce_reqwin_resent(&w, psn, wide - ans, 4 + RTO), 0);
 	for (i = 0; i < n; i++) {
 		EXPECT_TRUE(mroce_reqwin_resend(&w, 4 + RTO, &psn, &wqe));
-		EXPECT_EQ(psn, 1300 + i);
+		EXPECT_EQ(psn, end + i);
 		EXPECT_EQ(mroce_reqwin_resent(&w, psn, 1, 4 + RTO), 0);
 	}
 	EXPECT_FALSE(mroce_reqwin_resend(&w, 4 + RTO, &psn, &wqe));

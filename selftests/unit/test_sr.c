@@ -1008,12 +1008,60 @@ TEST(sr_peer_gone_retry_budget)
 	EXPECT_EQ(w.rtt.backoff, MROCE_RTT_MAX_BACKOFF);
 }
 
+/*
+ * A window with a pipe: the PSNs SACKED past a hole no longer count, so
+ * new requests go out while the hole is repaired, up to the window; the
+ * same window without one stops at the hole plus its width.
+ */
+static u32 sr_pipe_span(u32 wnd, u32 pipe)
+{
+	struct mroce_reqwin_cfg cfg = {
+		.wnd = wnd, .retry_cnt = 2, .rnr_retry = 1, .timeout = 14,
+		.selective = true, .ack_delay = 10 * US, .pipe = pipe,
+	};
+	struct mroce_reqwin_res res;
+	struct mroce_sr_ack a = { .psn = 0xffffff, .syndrome = ACK,
+				  .words = 4 };
+	struct mroce_reqwin w;
+	u64 map[4], now = 100 * US;
+	u32 i, sent;
+
+	mroce_reqwin_init(&w, &cfg);
+	a.map = map;
+	/* 64 unreported: the pipe (or the window) is full */
+	sr_send(&w, 64, 0);
+	if (mroce_reqwin_can_send(&w, 1, 0))
+		return 0;
+	do {
+		/* PSN 0 missing, everything after it SACKED */
+		sent = w.max;
+		memset(map, 0, sizeof(map));
+		for (i = 1; i < sent; i++)
+			map[i / 64] |= 1ULL << (i % 64);
+		if (mroce_reqwin_on_sack(&w, &a, now, &res))
+			return 0;
+		sr_resend_all(&w, now);
+		while (mroce_reqwin_can_send(&w, 1, now))
+			if (mroce_reqwin_sent(&w, 1, now, 0, &i))
+				return 0;
+		now += 100 * US;
+	} while (w.max != sent);
+	return w.una == 0 ? w.max : 0;
+}
+
+TEST(sr_pipe_past_hole)
+{
+	EXPECT_EQ(sr_pipe_span(256, 64), 256);
+	EXPECT_EQ(sr_pipe_span(64, 0), 64);
+}
+
 TEST(sr_ack_checks)
 {
 	struct mroce_reqwin w;
 	struct mroce_reqwin_res res;
-	u64 map[5] = { 0 };
-	struct mroce_sr_ack a = { .psn = 10, .syndrome = ACK, .words = 5,
+	u64 map[MROCE_SR_ACK_WORDS + 1] = { 0 };
+	struct mroce_sr_ack a = { .psn = 10, .syndrome = ACK,
+				  .words = MROCE_SR_ACK_WORDS + 1,
 				  .map = map };
 
 	sr_setup(&w, 10);

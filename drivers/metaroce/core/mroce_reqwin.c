@@ -62,7 +62,11 @@ u32 mroce_reqwin_inflight(const struct mroce_reqwin *w)
  * May a new request of @npsn PSNs go out now?  Not before the lost ones
  * are resent, nor during an RNR wait; it must fit in the window, except
  * that a request wider than the whole window may go alone (a large READ
- * reserves one PSN per response packet, IBTA 9.7.4.1.4).
+ * reserves one PSN per response packet, IBTA 9.7.4.1.4).  A selective
+ * window with a pipe counts against it only the PSNs the receiver has not
+ * reported (SACKED ones arrived: they no longer queue on the path), so
+ * that while a hole is repaired, a round trip behind what is queued, new
+ * requests keep going out as far as the receiver can hold (wnd).
  */
 bool mroce_reqwin_can_send(const struct mroce_reqwin *w, u32 npsn, u64 now)
 {
@@ -74,7 +78,13 @@ bool mroce_reqwin_can_send(const struct mroce_reqwin *w, u32 npsn, u64 now)
 		return false;
 	if (npsn >= MROCE_PSN_HALF - inflight)
 		return false;
-	return !inflight || inflight + npsn <= w->wnd;
+	if (!inflight)
+		return true;
+	if (inflight + npsn > w->wnd)
+		return false;
+	return !w->pipe ||
+	       inflight - min_t(u32, w->sb.sacked, inflight) + npsn <=
+				 w->pipe;
 }
 
 static void mroce_reqwin_arm(struct mroce_reqwin *w, u64 now)

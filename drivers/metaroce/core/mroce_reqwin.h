@@ -35,6 +35,7 @@ struct mroce_reqwin_cfg {
 	u32 psn;	/* initial send PSN (sq_psn) */
 	u32 wnd;	/* PSNs allowed in flight; 0 or more than
 			 * MROCE_SB_SLOTS means MROCE_SB_SLOTS */
+	u32 pipe;	/* selective: of them, PSNs not SACKED; 0: all */
 	u8 retry_cnt;	/* IBTA 9.7.6.1.3, 0..7 */
 	u8 rnr_retry;	/* IBTA 9.7.5.2.8, 0..7 */
 	u8 timeout;	/* Local ACK Timeout exponent, 0 = none */
@@ -44,7 +45,7 @@ struct mroce_reqwin_cfg {
 };
 
 /* Resend times a selective window remembers (spurious resend check). */
-#define MROCE_SR_HIST		MROCE_SB_SLOTS
+#define MROCE_SR_HIST		256
 
 /* What selective repeat did, for the device's counters. */
 struct mroce_sr_stats {
@@ -61,6 +62,7 @@ struct mroce_reqwin {
 	u32 una;
 	u32 max;
 	u32 wnd;
+	u32 pipe;
 	u8 retry_cnt;
 	u8 retry_left;
 	u8 rnr_retry;
@@ -109,7 +111,7 @@ struct mroce_sr_ack {
 	const u64 *map;		/* bit i (word i / 64): PSN psn + 1 + i */
 };
 
-#define MROCE_SR_ACK_WORDS	4
+#define MROCE_SR_ACK_WORDS	(MROCE_SB_SLOTS / 64)
 
 enum mroce_reqwin_verdict {
 	MROCE_REQWIN_NONE,		/* nothing to do */

@@ -17,7 +17,7 @@
 
 #include "mroce_core.h"
 
-#define MROCE_SACK_BITS		256
+#define MROCE_SACK_BITS		1024
 #define MROCE_SACK_WORDS	(MROCE_SACK_BITS / 64)
 
 struct mroce_sack {

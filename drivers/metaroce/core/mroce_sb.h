@@ -28,11 +28,12 @@
 #include "mroce_core.h"
 
 /*
- * Power of two; no window may be wider (mroce_reqwin_init()).  256: a
+ * Power of two; no window may be wider (mroce_reqwin_init()).  1024: a
  * selective window as wide as the receiver's hold ring and SACK bitmap
- * (MROCE_SACK_BITS), so that it keeps sending while a hole is repaired.
+ * (MROCE_SACK_BITS), four times what it keeps unreported in flight (its
+ * pipe), so that it keeps sending while a hole is repaired.
  */
-#define MROCE_SB_SLOTS		256
+#define MROCE_SB_SLOTS		1024
 
 enum mroce_sb_state {
 	MROCE_SB_ACKED,		/* nothing in flight (initial state) */
