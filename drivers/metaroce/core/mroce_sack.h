@@ -8,9 +8,10 @@
  * PSN not yet received; everything before base has arrived.  The map is a
  * ring indexed by PSN modulo its size, so advancing base never shifts it.
  *
- * Not used by the kernel module yet (it is go-back-N only): built and tested
- * on the host (selftests/unit, selftests/fuzz) until selective repeat uses
- * it; Kbuild links it then.
+ * The module's responder builds its SACK bitmap from its ring of held
+ * requests (mroce_hold.c), as wide as this map; this scoreboard is the
+ * codec's model of one (mroce_ext_sack_from_board()), tested on the host
+ * (selftests/unit, selftests/fuzz).
  */
 #ifndef MROCE_SACK_H
 #define MROCE_SACK_H
