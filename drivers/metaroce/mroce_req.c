@@ -627,18 +627,17 @@ static int mroce_req_resend_rc(struct mroce_dpqp *dp)
 		mroce_task_fatal(dp);
 		return -EAGAIN;
 	}
-	if (!dp->win.selective)
-		goto xmit;
-	/* its ACK tells RACK at once what else is missing */
-	dp->pkts_noack = MROCE_REQ_ACKREQ_EVERY;
-	if (!skb)
-		return 1;
-	if (read) {
-		dp->rd_probe_psn = tpsn;
-		dp->rd_probe_now = now;
+	if (dp->win.selective) {
+		/* its ACK tells RACK at once what else is missing */
+		dp->pkts_noack = MROCE_REQ_ACKREQ_EVERY;
+		if (!skb)
+			return 1;
+		if (read) {
+			dp->rd_probe_psn = tpsn;
+			dp->rd_probe_now = now;
+		}
+		mroce_count(dp->mdev, MROCE_CNT_SACK_RETX);
 	}
-	mroce_count(dp->mdev, MROCE_CNT_SACK_RETX);
-xmit:
 	mroce_req_xmit_rc(dp, ts, &h, tpsn, off, plen, skb);
 	return 1;
 }

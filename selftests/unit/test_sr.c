@@ -1024,7 +1024,7 @@ static u32 sr_pipe_span(u32 wnd, u32 pipe)
 				  .words = 4 };
 	struct mroce_reqwin w;
 	u64 map[4], now = 100 * US;
-	u32 i, sent;
+	u32 i, psn, sent;
 
 	mroce_reqwin_init(&w, &cfg);
 	a.map = map;
@@ -1042,7 +1042,7 @@ static u32 sr_pipe_span(u32 wnd, u32 pipe)
 			return 0;
 		sr_resend_all(&w, now);
 		while (mroce_reqwin_can_send(&w, 1, now))
-			if (mroce_reqwin_sent(&w, 1, now, 0, &i))
+			if (mroce_reqwin_sent(&w, 1, now, 0, &psn))
 				return 0;
 		now += 100 * US;
 	} while (w.max != sent);

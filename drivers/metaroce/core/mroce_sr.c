@@ -353,10 +353,12 @@ static u64 mroce_sr_read_wait(const struct mroce_reqwin *w)
 static void mroce_sr_read_hole(struct mroce_reqwin *w, u32 expect, u64 now,
 			       bool answered, struct mroce_reqwin_res *res)
 {
-	u64 wait = mroce_sr_read_wait(w);
 	const struct mroce_sb_ent *e;
+	u64 wait;
 
+	/* the window is worked out only when it is set: once per hole */
 	if (!w->rd_hole || w->rd_hole_psn != expect) {
+		wait = mroce_sr_read_wait(w);
 		e = mroce_sb_at(&w->sb, expect);
 		w->rd_hole_min = e->retx && !answered ?
 				 e->sent + w->rtt.srtt + wait : 0;
@@ -367,7 +369,8 @@ static void mroce_sr_read_hole(struct mroce_reqwin *w, u32 expect, u64 now,
 		w->rd_hole_at = max_t(u64, now + wait, w->rd_hole_min);
 	} else if (answered && w->rd_hole_min) {
 		w->rd_hole_min = 0;
-		w->rd_hole_at = min_t(u64, w->rd_hole_at, now + wait);
+		w->rd_hole_at = min_t(u64, w->rd_hole_at,
+				      now + mroce_sr_read_wait(w));
 	}
 	if (w->rd_hole_past < MROCE_RACK_DUPTHRESH &&
 	    ++w->rd_hole_past == MROCE_RACK_DUPTHRESH && !w->rack.reordered)
