@@ -111,6 +111,14 @@ u64 mroce_rack_reo_wnd(const struct mroce_rack *k, const struct mroce_rtt *r,
  * @now: current time
  * @deadline: set to the earliest time a unit not yet lost will be, or 0
  *
+ * Units go out first in PSN order, so their first send times grow with
+ * the PSN, and every send of a unit is at or after its first: the walk
+ * from una stops at the first unit first sent after the latest-sent unit
+ * delivered, as nothing from there on was sent before it.  With nothing
+ * reordered or lost that is the unit at una: RACK runs on every ACK, and
+ * walking the whole window (256 units and more) each time cost more than
+ * the rest of the ACK's processing.
+ *
  * Return: the units newly marked lost.
  */
 u32 mroce_rack_detect(struct mroce_rack *k, struct mroce_sb *sb,
@@ -128,6 +136,8 @@ u32 mroce_rack_detect(struct mroce_rack *k, struct mroce_sb *sb,
 		u32 end = mroce_sb_unit_end(sb, p);
 		u64 at = e->sent + wait;
 
+		if (e->first > k->xmit)
+			break;
 		if ((e->state == MROCE_SB_INFLIGHT ||
 		     e->state == MROCE_SB_RESENT) && e->head == p &&
 		    mroce_rack_sent_before(k, e->sent, end)) {
