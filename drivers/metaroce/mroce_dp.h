@@ -522,6 +522,7 @@ int mroce_hold_ack(struct mroce_dpqp *dp);
 void mroce_nego_start(struct mroce_dpqp *dp);
 void mroce_nego_mark(struct mroce_dpqp *dp, struct mroce_hdr *h);
 int mroce_nego_rx(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
+void mroce_nego_rx_switch(struct mroce_nego *n, u32 psn);
 bool mroce_nego_metaroce(const struct mroce_nego *n);
 bool mroce_nego_tx_csum(const struct mroce_nego *n);
 bool mroce_nego_rx_csum(const struct mroce_nego *n,

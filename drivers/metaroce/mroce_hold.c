@@ -66,10 +66,21 @@ void mroce_hold_fini(struct mroce_dpqp *dp)
 	dp->hold.pkt = NULL;
 }
 
-/* Does this connection hold requests and answer with MR_ACKs? */
+/*
+ * Does this connection hold requests?  In MetaRoCE mode it holds those of
+ * the peer's span (the switch bit), also before the switch PSN itself has
+ * come in turn (rx_on): its requester resends only what comes before that
+ * PSN when the gap there is NAKed (core mroce_reqwin.c, "nak_end").
+ */
+static bool mroce_hold_takes(const struct mroce_dpqp *dp)
+{
+	return dp->hold.pkt && mroce_nego_metaroce(&dp->nego);
+}
+
+/* Does it answer with MR_ACKs: past the switch PSN, or holding already? */
 static bool mroce_hold_on(const struct mroce_dpqp *dp)
 {
-	return dp->hold.pkt && dp->nego.rx_on;
+	return mroce_hold_takes(dp) && (dp->nego.rx_on || dp->hold.n);
 }
 
 /*
@@ -144,7 +155,7 @@ bool mroce_hold_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 	struct mroce_rxpkt **slot, *h;
 	s32 d;
 
-	if (!mroce_hold_on(dp) ||
+	if (!mroce_hold_takes(dp) ||
 	    !(pkt->hdr.bth.resv7 & MROCE_BTH_MR_SWITCHED))
 		return false;
 	d = mroce_psn_diff(psn, dp->rwin.epsn);
@@ -229,6 +240,7 @@ void mroce_hold_drain(struct mroce_dpqp *dp)
 		if (h->hdr.bth.psn == epsn &&
 		    mroce_respwin_check(&dp->rwin, &h->hdr.bth) ==
 		    MROCE_RESP_NEW) {
+			mroce_nego_rx_switch(&dp->nego, epsn);
 			mroce_resp_execute(dp, h);
 			ran++;
 		}

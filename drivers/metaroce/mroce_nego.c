@@ -267,13 +267,28 @@ int mroce_nego_rx(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt)
 	 * that arrives when expected is the peer's tx_psn.  UC loses what is
 	 * lost, so its rx_psn is the first that arrived.
 	 */
-	if (!n->rx_on && ver && (bth->resv7 & MROCE_BTH_MR_SWITCHED) &&
+	if (ver && (bth->resv7 & MROCE_BTH_MR_SWITCHED) &&
 	    (pkt->lo.op->flags & MROCE_OPF_REQ) &&
-	    (!mroce_qp_is_rc(dp->qp) || bth->psn == dp->rwin.epsn)) {
-		n->rx_on = true;
-		n->rx_psn = bth->psn;
-	}
+	    (!mroce_qp_is_rc(dp->qp) || bth->psn == dp->rwin.epsn))
+		mroce_nego_rx_switch(n, bth->psn);
 	return 0;
+}
+
+/**
+ * mroce_nego_rx_switch() - a request with the switch bit is taken in turn
+ * @n: the QP's negotiation state
+ * @psn: its PSN
+ *
+ * The first is the peer's switch PSN: from mroce_nego_rx() when it arrives
+ * in turn, from mroce_hold_drain() when it came ahead and was held.
+ * Caller holds run_lock.
+ */
+void mroce_nego_rx_switch(struct mroce_nego *n, u32 psn)
+{
+	if (n->rx_on)
+		return;
+	n->rx_on = true;
+	n->rx_psn = psn;
 }
 
 /**

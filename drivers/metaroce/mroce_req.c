@@ -646,9 +646,10 @@ static int mroce_req_resend_rc(struct mroce_dpqp *dp)
  * mroce_req_selective() - the requester's MetaRoCE span starts
  * @dp: the QP's data path (RC)
  *
- * From now on the responder answers with MR_ACKs and holds what arrives
- * ahead of its turn (mroce_hold.c): the window repeats selectively
- * (core mroce_sr.c), with the default RTO limits.
+ * From the span's first PSN (nego.tx_psn) on, the responder holds what
+ * arrives ahead of its turn and answers with MR_ACKs (mroce_hold.c): the
+ * window repeats selectively (core mroce_sr.c), with the default RTO
+ * limits; a NAK for a gap before that PSN goes back to it only.
  */
 void mroce_req_selective(struct mroce_dpqp *dp)
 {
@@ -668,6 +669,7 @@ void mroce_req_selective(struct mroce_dpqp *dp)
 	 * WRITEs over a 1 ms delay: 1000 spurious resends, 0.2 s of a run).
 	 */
 	struct mroce_reqwin_cfg cfg = {
+		.psn = dp->nego.tx_psn,
 		.pipe = MROCE_SR_PIPE,
 		.ack_delay = MROCE_NSEC_PER_MSEC,
 		.rtt.min_rto = MROCE_NSEC_PER_MSEC,
@@ -799,13 +801,16 @@ static int mroce_req_send_ud(struct mroce_dpqp *dp, struct mroce_swqe *s)
 }
 
 /**
- * mroce_req_lost() - the window lost every PSN from @psn on (go back N)
+ * mroce_req_lost() - the window lost the PSNs from @psn on (go back N)
  * @dp: the QP's data path
  * @psn: first PSN to send again
  *
  * The lost packets go out again with the PSNs they had, from their WQEs
  * (mroce_req_resend_rc()).  A READ among them receives its responses again
- * from the lost PSN, the READs after it all of them.
+ * from the lost PSN, the READs after it all of them.  A READ the window
+ * did not lose keeps what it received: a NAK before a selective span goes
+ * back to the span only (core mroce_reqwin.c), and a go-back-N passes
+ * over what the receiver SACKED.
  */
 void mroce_req_lost(struct mroce_dpqp *dp, u32 psn)
 {
@@ -819,7 +824,10 @@ void mroce_req_lost(struct mroce_dpqp *dp, u32 psn)
 	for (; idx != dp->req_max; idx++) {
 		struct mroce_swqe *s = mroce_swqe(dp, idx);
 
-		if (!s->started || s->wqe.opcode != IB_WR_RDMA_READ)
+		if (!s->started || s->wqe.opcode != IB_WR_RDMA_READ ||
+		    mroce_sb_at(&dp->win.sb,
+				mroce_psn_add(s->first_psn, s->npsn - 1))->state !=
+		    MROCE_SB_LOST)
 			continue;
 		s->rd_done = mroce_psn_in_window(psn, s->first_psn, s->npsn) ?
 			     mroce_psn_dist(s->first_psn, psn) : 0;

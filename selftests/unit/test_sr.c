@@ -1122,3 +1122,43 @@ TEST(sr_off_is_go_back_n)
 	EXPECT_EQ(w.sb.sacked, 0);
 	EXPECT_EQ(w.rtt.samples, 0);
 }
+
+/*
+ * The requests sent before the window turned selective (the connection's
+ * RoCEv2 start) go back N on a NAK sequence error; those of the selective
+ * span the receiver holds, and a NAK before the span resends up to it only.
+ * A NAK inside the span goes back N as before (a receiver that does not
+ * hold).
+ */
+TEST(sr_nak_before_span)
+{
+	struct mroce_reqwin_cfg cfg = { .psn = 0, .wnd = 64, .retry_cnt = 3,
+					.timeout = 14 };
+	u8 seq = mroce_aeth_nak_syndrome(MROCE_NAK_PSN_SEQ_ERROR);
+	struct mroce_reqwin_res res;
+	struct mroce_reqwin w;
+	u32 psn, wqe, n = 0;
+
+	mroce_reqwin_init(&w, &cfg);
+	sr_send(&w, 8, 0);
+	cfg.psn = w.max;
+	mroce_sr_init(&w, &cfg);
+	EXPECT_EQ(w.sr_psn, 8);
+	sr_send(&w, 8, 10);
+	EXPECT_EQ(mroce_reqwin_on_aeth(&w, 3, seq, 20, &res), 0);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
+	EXPECT_EQ(res.psn, 3);
+	EXPECT_EQ(w.una, 3);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 5);
+	while (mroce_reqwin_resend(&w, 30, &psn, &wqe)) {
+		EXPECT_EQ(psn, 3 + n);
+		EXPECT_EQ(mroce_reqwin_resent(&w, psn, 1, 30), 0);
+		n++;
+	}
+	EXPECT_EQ(n, 5);
+	/* inside the span: everything from there */
+	EXPECT_EQ(mroce_reqwin_on_aeth(&w, 10, seq, 40, &res), 0);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 6);
+	EXPECT_EQ(w.retry_left, 2);
+}

@@ -238,8 +238,9 @@ u32 mroce_reqwin_lose_all(struct mroce_reqwin *w)
 	return n;
 }
 
-void mroce_reqwin_retry(struct mroce_reqwin *w, u32 psn, u64 now,
-			struct mroce_reqwin_res *res)
+/* Go back from @psn to @end (w->max: everything), on the retry budget. */
+static void mroce_reqwin_back(struct mroce_reqwin *w, u32 psn, u32 end,
+			      u64 now, struct mroce_reqwin_res *res)
 {
 	res->psn = psn;
 	if (!w->retry_left) {
@@ -248,12 +249,35 @@ void mroce_reqwin_retry(struct mroce_reqwin *w, u32 psn, u64 now,
 		return;
 	}
 	w->retry_left--;
-	if (psn == w->una)
+	if (psn == w->una && end == w->max)
 		mroce_reqwin_lose_all(w);
 	else
-		mroce_sb_lose(&w->sb, psn, w->max);
+		mroce_sb_lose(&w->sb, psn, end);
 	mroce_reqwin_arm(w, now);
 	res->verdict = MROCE_REQWIN_RETRY;
+}
+
+void mroce_reqwin_retry(struct mroce_reqwin *w, u32 psn, u64 now,
+			struct mroce_reqwin_res *res)
+{
+	mroce_reqwin_back(w, psn, w->max, now, res);
+}
+
+/*
+ * Where the go-back-N of a NAK sequence error at @psn ends.  A selective
+ * window's receiver holds the requests of the selective span that come
+ * ahead of their turn and NAKs only a gap before the span's first PSN
+ * (sr_psn, the requests sent before the peer was known to be MetaRoCE):
+ * those are resent, not the span, whose holes its SACKs and RACK repair.
+ * Anything else goes back to the last PSN sent, as IBTA says.
+ */
+static u32 mroce_reqwin_nak_end(const struct mroce_reqwin *w, u32 psn)
+{
+	if (w->selective &&
+	    mroce_psn_in_window(w->sr_psn, w->una, mroce_reqwin_inflight(w)) &&
+	    mroce_psn_before(psn, w->sr_psn))
+		return w->sr_psn;
+	return w->max;
 }
 
 static void mroce_reqwin_rnr(struct mroce_reqwin *w, u32 psn, u8 code,
@@ -316,7 +340,8 @@ int mroce_reqwin_on_aeth(struct mroce_reqwin *w, u32 psn, u8 syndrome,
 		mroce_reqwin_rnr(w, res->psn, value, now, res);
 	} else if (value == MROCE_NAK_PSN_SEQ_ERROR) {
 		/* IBTA 9.7.5.2.1: go back to the PSN the responder expects. */
-		mroce_reqwin_retry(w, res->psn, now, res);
+		mroce_reqwin_back(w, res->psn, mroce_reqwin_nak_end(w, res->psn),
+				  now, res);
 	} else {
 		w->timer_armed = false;
 		res->nak = value;

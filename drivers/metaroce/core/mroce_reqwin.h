@@ -32,7 +32,8 @@
 #define MROCE_RETRY_CNT_MAX		7
 
 struct mroce_reqwin_cfg {
-	u32 psn;	/* initial send PSN (sq_psn) */
+	u32 psn;	/* initial send PSN (sq_psn); to mroce_sr_init(),
+			 * the first PSN sent selectively */
 	u32 wnd;	/* PSNs allowed in flight; 0 or more than
 			 * MROCE_SB_SLOTS means MROCE_SB_SLOTS */
 	u32 pipe;	/* selective: of them, PSNs not SACKED; 0: all */
@@ -75,6 +76,8 @@ struct mroce_reqwin {
 	struct mroce_sb sb;
 	/* selective repeat only (see mroce_sr.c) */
 	bool selective;
+	u32 sr_psn;		/* the first PSN sent selectively: the
+				 * receiver goes back N before it */
 	bool rec_armed;		/* the TLP/RTO timer runs */
 	bool tlp_out;		/* a probe is out, the RTO comes next */
 	bool in_rec;		/* recovering losses up to @recover */

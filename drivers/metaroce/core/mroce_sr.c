@@ -30,6 +30,7 @@
 void mroce_sr_init(struct mroce_reqwin *w, const struct mroce_reqwin_cfg *cfg)
 {
 	w->selective = true;
+	w->sr_psn = mroce_psn(cfg->psn);
 	w->pipe = cfg->pipe;
 	w->ack_delay = cfg->ack_delay;
 	mroce_rtt_init(&w->rtt, &cfg->rtt);

@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The start of a MetaRoCE span under impairment (Documentation/wire.rst,
+# "Switch PSN", "Selective repeat").  A connection without ECE starts as
+# RoCEv2: its requester sends plain requests until the first marked packet
+# from the peer, then switches at its next new message, the switch PSN.
+# sack.sh impairs the path once both ends switched; here tc netem impairs
+# both ends of the veth from before the connection exists, so the plain
+# requests, the switch and the first of the span are reordered or lost
+# together.  Two MetaRoCE devices, policy auto:
+#  - mroce_dpcheck (data verified; WRITE, SEND, READ and atomics at once)
+#    under "delay 1ms reorder 25% 50%" and under "loss 3%": every request
+#    completes with its data, both ends reach metaroce mode, and each
+#    responder's switch PSN (mode-rx-psn) is its peer requester's
+#    (mode-tx-psn), although the span's first request may come ahead of
+#    the plain ones and be held (out_of_sequence) until they are in;
+#  - ib_write_bw, 64 KiB WRITEs reordered from the first packet: a NAK
+#    for a gap among the plain requests resends those only, not the span
+#    held behind them; the requests received twice (rx_duplicates, netem
+#    duplicates none) stay under 2% of the packets sent.
+source "$(dirname "$0")/../lib.sh"
+
+dp_setup mm ib_write_bw
+modinfo sch_netem >/dev/null 2>&1 || ksft_skip_all "sch_netem not available"
+dp_static_neigh || ksft_skip_all "cannot set permanent neighbour entries"
+
+for d in "$DEV1" "$DEV2"; do
+	echo auto >"/sys/class/infiniband/$d/metaroce_mode_policy" ||
+		ksft_skip_all "cannot set the mode policy of $d"
+done
+defer dp_netem_off
+
+# sum COUNTER: over both devices.
+sum() {
+	echo $(($(mroce_counter "$DEV1" "$1") + $(mroce_counter "$DEV2" "$1")))
+}
+
+BIN=$SUITE_BIN/mroce_dpcheck
+build_c_tests
+secs=${MROCE_T_SPAN_SECS:-4}
+
+# qp DEV: DEV's RC QP in RTS, as `rdma res show qp -dd` shows it, one line.
+qp() {
+	rdma -dd res show qp link "$1/1" 2>/dev/null |
+		sed -e ':a' -e 'N' -e '$!ba' -e 's/\n[[:space:]]\+/ /g' |
+		grep ' type RC state RTS ' | head -n 1
+}
+# attr LINE NAME: driver attribute NAME of LINE (printed as drv_NAME).
+attr() {
+	sed -n "s/.* drv_$2 \([^ ]*\).*/\1/p" <<<"$1" | head -n 1
+}
+switched() {
+	[ -n "$(attr "$(qp "$DEV1")" mode-rx-psn)" ] &&
+		[ -n "$(attr "$(qp "$DEV2")" mode-rx-psn)" ]
+}
+gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+
+# checked DESC NETEM...: mroce_dpcheck under NETEM from its first packet.
+checked() {
+	local desc=$1 seed=$RANDOM pid rc log q1 q2
+	shift
+	log=$DP_LOGS/span-$seed.log
+	dp_netem "$@" || t_fail "netem $* on $V1 and $V2"
+	ooo0=$(sum out_of_sequence)
+	"$BIN" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -n 100000000 \
+		-o write,send,read,atomic -s "$seed" >"$log" 2>&1 &
+	pid=$!
+	busywait 30000 switched || echo "#   not both switched within 30 s"
+	q1=$(qp "$DEV1") q2=$(qp "$DEV2")
+	sleep "$secs"
+	kill -USR1 "$pid" 2>/dev/null
+	busywait 120000 gone "$pid" || kill -KILL "$pid"
+	wait "$pid"
+	rc=$?
+	dp_netem_off
+	t_check "$desc: random requests, data verified (seed $seed; $(tail -n 1 "$log"))" \
+		[ "$rc" = 0 ]
+	[ "$rc" = 0 ] || grep FAIL "$log" | head -3 | sed 's/^/#   /'
+	t_check "$desc: both ends in metaroce mode" \
+		[ "$(attr "$q1" mode)/$(attr "$q2" mode)" = metaroce/metaroce ]
+	t_check "$desc: $DEV2 found $DEV1's switch PSN ($(attr "$q1" mode-tx-psn) / $(attr "$q2" mode-rx-psn))" \
+		[ -n "$(attr "$q1" mode-tx-psn)" -a "$(attr "$q1" mode-tx-psn)" = "$(attr "$q2" mode-rx-psn)" ]
+	t_check "$desc: $DEV1 found $DEV2's switch PSN ($(attr "$q2" mode-tx-psn) / $(attr "$q1" mode-rx-psn))" \
+		[ -n "$(attr "$q2" mode-tx-psn)" -a "$(attr "$q2" mode-tx-psn)" = "$(attr "$q1" mode-rx-psn)" ]
+	echo "#   $(($(sum out_of_sequence) - ooo0)) requests held"
+}
+
+checked "reordered from the first packet" delay 1ms reorder 25% 50%
+checked "loss 3% from the first packet" loss 3%
+
+n=${MROCE_T_SPAN_ITERS:-500}
+dp_netem delay 1ms reorder 25% 50% || t_fail "netem on $V1 and $V2"
+tx0=$(sum tx_packets) dup0=$(sum rx_duplicates) naks0=$(sum tx_naks)
+pt_run "ib_write_bw 64 KiB x $n, reordered from the first packet" 2 120 \
+	ib_write_bw -s 65536 -n "$n"
+tx=$(($(sum tx_packets) - tx0)) dup=$(($(sum rx_duplicates) - dup0))
+naks=$(($(sum tx_naks) - naks0))
+dp_netem_off
+t_check "ib_write_bw reordered from the first packet: $dup duplicates received ($naks NAKs), under 2% of $tx packets sent" \
+	[ "$((dup * 50))" -lt "$tx" ]
+echo "# $DEV1: $(dp_counters "$DEV1")"
+t_done
