@@ -14,7 +14,7 @@
 #    (ooo_placed) and sent no NAK (tx_naks unchanged): nothing goes back N;
 #    a READ asked again asks for its missing responses only, not for the
 #    rest of the READ (tx_read_resends, a few per READ asked again);
-#  - the same, all kinds of request at once, at loss 0.1%, 1% and 10%,
+#  - the same, all kinds of request at once, at loss 0.1%, 1%, 5% and 10%,
 #    with corruption (netem corrupt: the ICRC or UDP checksum drops it)
 #    and with delay jitter (MROCE_T_SACK_MATRIX=0 leaves these out: the
 #    debug-kernel lane does, for time);
@@ -229,9 +229,9 @@ t_check "ACK coalescing: $coalesced MR_ACKs per 100 held requests, $each with me
 
 # ---- the rest of the matrix: every kind of request at once
 [ "${MROCE_T_SACK_MATRIX:-1}" = 0 ] &&
-	echo "# the loss 0.1/1/10%, corruption and jitter runs are left out (MROCE_T_SACK_MATRIX=0)"
+	echo "# the loss 0.1/1/5/10%, corruption and jitter runs are left out (MROCE_T_SACK_MATRIX=0)"
 [ "${MROCE_T_SACK_MATRIX:-1}" = 0 ] ||
-for imp in "loss 0.1%" "loss 1%" "loss 10%" "corrupt 2%" \
+for imp in "loss 0.1%" "loss 1%" "loss 5%" "loss 10%" "corrupt 2%" \
 	   "delay 200us 150us distribution normal"; do
 	# shellcheck disable=SC2086 # the impairment is netem's words
 	run "metaroce mode, $imp" write,send,read,atomic metaroce $imp
