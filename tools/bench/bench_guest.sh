@@ -516,7 +516,11 @@ why_failed() {
 # own figure comes from a CPU clock it estimates at start-up, which under
 # TCG on a busy host often fails and reads 0.00 (kept, for comparison).
 # The run's logs: bench-logs/matrix-STACK-OP-IMPAIRMENT-ROUND.{client,
-# server,counters.txt}, the last with the change of every device counter.
+# server,counters.txt}, the last with the change of every device counter
+# and the VM's busy CPU time (cpu_busy_ms; 2 vCPUs: at most 2 x $MSECS s),
+# and with MROCE_T_BENCH_PERF=1 .perf.txt, the hottest symbols of the
+# whole VM during the client's run (perf costs time: its goodput is not
+# comparable).
 mrun() {
 	local stack=$1 name op imp log spid crc src
 	IFS='|' read -r name op imp <<<"$2"
@@ -535,12 +539,23 @@ mrun() {
 		sleep 0.1
 	done
 	stats >"$log.stats0"
-	timeout $((MSECS + 60)) "$op" -d "$DA" -x "$GA" -F -s 65536 \
-		-D "$MSECS" -f 0 -p $PORT $IP_B >"$log.client" 2>&1
+	echo "cpu_busy_ms $(($(busy) * 10))" >>"$log.stats0"
+	local perf=()
+	[ "${MROCE_T_BENCH_PERF:-0}" = 0 ] ||
+		perf=(perf record -q -a -e cpu-clock -o "$log.perf.data" --)
+	timeout $((MSECS + 60)) "${perf[@]}" "$op" -d "$DA" -x "$GA" -F \
+		-s 65536 -D "$MSECS" -f 0 -p $PORT $IP_B >"$log.client" 2>&1
 	crc=$?
 	wait $spid
 	src=$?
 	stats >"$log.stats1"
+	echo "cpu_busy_ms $(($(busy) * 10))" >>"$log.stats1"
+	if [ -f "$log.perf.data" ]; then
+		perf report -q -i "$log.perf.data" --stdio --sort sym \
+			--no-children --percent-limit 0.5 2>/dev/null |
+			head -n 400 >"$log.perf.txt"
+		rm -f "$log.perf.data"
+	fi
 	[ "$imp" = clean ] || unimpair
 	local why=-
 	[ $crc -ne 0 ] || [ $src -ne 0 ] && why=$(why_failed "$log" $crc $src)
