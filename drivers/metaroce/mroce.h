@@ -128,6 +128,9 @@ struct mroce_net_port;
  *	metaroce_ack_every; READ_ONCE)
  * @ack_delay_ns: ... or this long after the first one it did not
  *	acknowledge (sysfs metaroce_ack_delay_us; READ_ONCE)
+ * @sr_pipe: a MetaRoCE-mode requester keeps at most this many PSNs in
+ *	flight that its peer has not reported (sysfs metaroce_sr_pipe;
+ *	READ_ONCE, read when a connection's span starts)
  * @res: verbs object tables (mroce_res.h)
  */
 struct mroce_dev {
@@ -151,6 +154,7 @@ struct mroce_dev {
 	bool udp_csum;
 	u32 ack_every;
 	u32 ack_delay_ns;
+	u32 sr_pipe;
 	struct mroce_res res;
 };
 

@@ -53,18 +53,6 @@
 #define MROCE_TASK_BUDGET	64
 /* PSNs a requester keeps in flight (go-back-N window; rxe uses 128 too). */
 #define MROCE_REQ_WINDOW	128
-/*
- * The same in MetaRoCE mode (selective repeat): what the peer can hold
- * ahead of a hole (MROCE_HOLD_SLOTS) and SACK.  Of them, at most
- * MROCE_SR_PIPE not yet reported by the peer: what queues on the path.
- * A lost packet stalls the sender only when the window fills before its
- * resend is acknowledged, and the resend queues behind the pipe: with a
- * window as wide as the pipe (256 PSNs), every loss of 64 KiB WRITEs
- * stalled the sender about one RTT (SRTT 7 ms with 256 PSNs queued in
- * the VM).  Four times the pipe lets it send while a hole is repaired.
- */
-#define MROCE_SR_WINDOW		1024
-#define MROCE_SR_PIPE		256
 /* Ask for an ACK at least this often inside long messages. */
 #define MROCE_REQ_ACKREQ_EVERY	32
 /* The longest RTO before the first RTT sample (mroce_req_selective()). */

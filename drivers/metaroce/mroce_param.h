@@ -49,4 +49,21 @@
 #define MROCE_ACK_DELAY_US	25
 #define MROCE_ACK_DELAY_US_MAX	10000
 
+/*
+ * PSNs a requester keeps in flight in MetaRoCE mode (selective repeat;
+ * MROCE_REQ_WINDOW in RoCEv2 mode): what the peer can hold
+ * ahead of a hole (MROCE_HOLD_SLOTS) and SACK.  Of them, at most the
+ * pipe not yet reported by the peer: what queues on the path (sysfs
+ * metaroce_sr_pipe, MROCE_SR_PIPE_MIN to the window, default
+ * MROCE_SR_PIPE; about the path's bandwidth-delay product in packets).
+ * A lost packet stalls the sender only when the window fills before its
+ * resend is acknowledged, and the resend queues behind the pipe: with a
+ * window as wide as the pipe (256 PSNs), every loss of 64 KiB WRITEs
+ * stalled the sender about one RTT (SRTT 7 ms with 256 PSNs queued in
+ * the VM).  Four times the pipe lets it send while a hole is repaired.
+ */
+#define MROCE_SR_WINDOW		1024
+#define MROCE_SR_PIPE		256
+#define MROCE_SR_PIPE_MIN	16
+
 #endif /* MROCE_PARAM_H */

@@ -670,7 +670,7 @@ void mroce_req_selective(struct mroce_dpqp *dp)
 	 */
 	struct mroce_reqwin_cfg cfg = {
 		.psn = dp->nego.tx_psn,
-		.pipe = MROCE_SR_PIPE,
+		.pipe = READ_ONCE(dp->mdev->sr_pipe),
 		.ack_delay = MROCE_NSEC_PER_MSEC,
 		.rtt.min_rto = MROCE_NSEC_PER_MSEC,
 		.rtt.init_rto = MROCE_REQ_INIT_RTO_MAX,

@@ -29,7 +29,7 @@ struct mroce_res_qp {
 	u64 timer_in_us, rnr_in_us;
 	u32 rq_epsn, rq_msn, rd_active, rd_next, rd_npkt;
 	u32 rxq_len, cpu, error, req_failed;
-	u32 selective, sq_sacked, rq_held;
+	u32 selective, sq_sacked, sq_pipe, rq_held;
 	u64 srtt_us, rto_us, reo_wnd_us;
 	struct mroce_nego nego;
 };
@@ -72,6 +72,7 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
 	r->selective = w->selective;
 	if (w->selective) {
 		r->sq_sacked = w->sb.sacked;
+		r->sq_pipe = w->pipe;
 		r->srtt_us = div_u64(w->rtt.srtt, NSEC_PER_USEC);
 		r->rto_us = div_u64(mroce_rtt_rto(&w->rtt), NSEC_PER_USEC);
 		r->reo_wnd_us = div_u64(mroce_rack_reo_wnd(&w->rack, &w->rtt,
@@ -122,6 +123,7 @@ static int mroce_res_qp_put(struct sk_buff *msg, const struct mroce_res_qp *r,
 	/* selective repeat (MetaRoCE mode): what its timers stand on */
 	if (r->selective &&
 	    (rdma_nl_put_driver_u32(msg, "sq-sacked", r->sq_sacked) ||
+	     rdma_nl_put_driver_u32(msg, "sq-pipe", r->sq_pipe) ||
 	     rdma_nl_put_driver_u64(msg, "srtt-us", r->srtt_us) ||
 	     rdma_nl_put_driver_u64(msg, "rto-us", r->rto_us) ||
 	     rdma_nl_put_driver_u64(msg, "reorder-wnd-us", r->reo_wnd_us)))

@@ -182,6 +182,12 @@ static DEVICE_ATTR_RW(metaroce_##_name)
 MROCE_U32_ATTR(ack_every, ack_every, 1, MROCE_ACK_EVERY_MAX, 1);
 MROCE_U32_ATTR(ack_delay_us, ack_delay_ns, 1, MROCE_ACK_DELAY_US_MAX,
 	       NSEC_PER_USEC);
+/*
+ * The pipe of a MetaRoCE-mode requester (Documentation/wire.rst,
+ * "Selective repeat"): PSNs in flight its peer has not reported, read
+ * when a connection's span starts.
+ */
+MROCE_U32_ATTR(sr_pipe, sr_pipe, MROCE_SR_PIPE_MIN, MROCE_SR_WINDOW, 1);
 
 /*
  * Resource limits, one attribute each: metaroce_max_qp, ... (mroce_limits.c).
@@ -222,6 +228,7 @@ static struct attribute *mroce_dev_attrs[] = {
 	&dev_attr_metaroce_udp_csum.attr,
 	&dev_attr_metaroce_ack_every.attr,
 	&dev_attr_metaroce_ack_delay_us.attr,
+	&dev_attr_metaroce_sr_pipe.attr,
 	&dev_attr_metaroce_max_qp.attr,
 	&dev_attr_metaroce_max_cq.attr,
 	&dev_attr_metaroce_max_cqe.attr,

@@ -23,6 +23,8 @@
 #    ACK for each held request, as before coalescing), and the sysfs
 #    attributes metaroce_ack_every and metaroce_ack_delay_us refuse values
 #    out of range;
+#  - metaroce_sr_pipe: 256 by default, 16 to 1024; a connection that
+#    switches with 32 runs with 32 (sq-pipe), data intact;
 #  - reordering (netem "delay reorder") and duplication: data intact,
 #    requests held, no NAK;
 #  - `rdma res show qp -dd` shows the selective window's SACKED PSNs,
@@ -226,6 +228,18 @@ attr ack_every 16 || t_fail "metaroce_ack_every 16"
 attr ack_delay_us 25 || t_fail "metaroce_ack_delay_us 25"
 t_check "ACK coalescing: $coalesced MR_ACKs per 100 held requests, $each with metaroce_ack_every=1" \
 	[ "$((coalesced * 3 / 2))" -lt "$each" ]
+
+# ---- the pipe: PSNs in flight the peer has not reported
+P1=/sys/class/infiniband/$DEV1/metaroce_sr_pipe
+t_check "metaroce_sr_pipe 256 by default" test "$(cat "$P1")" = 256
+t_check_fail "metaroce_sr_pipe refuses 15" sh -c "echo 15 >$P1"
+t_check_fail "metaroce_sr_pipe refuses 1025" sh -c "echo 1025 >$P1"
+attr sr_pipe 32 || t_fail "metaroce_sr_pipe 32"
+run "metaroce mode, loss 3%, a pipe of 32 PSNs" write,read metaroce loss 3%
+echo "$SACKED_SEEN" | sed 's/^/#   /'
+t_check "rdma res show qp -dd: sq-pipe 32 on both QPs" \
+	[ "$(echo "$SACKED_SEEN" | grep -c 'drv_sq-pipe 32 ')" -eq 2 ]
+attr sr_pipe 256 || t_fail "metaroce_sr_pipe 256"
 
 # ---- the rest of the matrix: every kind of request at once
 [ "${MROCE_T_SACK_MATRIX:-1}" = 0 ] &&
