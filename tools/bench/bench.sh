@@ -13,6 +13,11 @@
 #   BENCH_MATRIX=0 leaves the loss matrix out
 #   BENCH_MATRIX_STACKS="metaroce"  the matrix on these stacks only
 #                  (development; default "rxe metaroce-roce metaroce")
+#   BENCH_ATTRS="ack_delay_us=200 ..."  the matrix's MetaRoCE devices get
+#                  these metaroce_* sysfs values (development)
+#   MROCE_T_BENCH_PERF=1  profile each run with perf (development)
+#   (with BENCH_ONLY, BENCH_ATTRS or MROCE_T_BENCH_PERF, bench/results.md
+#   is kept: the table stays in build/vm/bench)
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -31,11 +36,13 @@ export MROCE_T_BENCH_ONLY=${BENCH_ONLY:-}
 export MROCE_T_BENCH_MATRIX_RUNS=${BENCH_MATRIX_RUNS:-2}
 export MROCE_T_BENCH_MATRIX=${BENCH_MATRIX:-1}
 export MROCE_T_BENCH_MATRIX_STACKS=${BENCH_MATRIX_STACKS:-rxe metaroce-roce metaroce}
+export MROCE_T_BENCH_ATTRS=${BENCH_ATTRS:-}
 rc=0
 tools/vm/run.sh --name bench --timeout "${BENCH_TIMEOUT:-3600}" -- \
 	tools/bench/bench_guest.sh || rc=$?
 res=build/vm/bench/bench-results.md
-if [ -s "$res" ] && [ -n "${BENCH_ONLY:-}" ]; then
+perf=${MROCE_T_BENCH_PERF:-0}
+if [ -s "$res" ] && [ -n "${BENCH_ONLY:-}${BENCH_ATTRS:-}${perf#0}" ]; then
 	if grep -q '^## Loss and reordering' "$res" &&
 		! tools/bench/chart_loss.sh "$res" build/vm/bench/results-loss.png; then
 		echo "bench: no chart of this partial matrix"

@@ -590,11 +590,24 @@ mrun() {
 	rm -f "$log.stats0" "$log.stats1"
 }
 
+# dev_attrs: MROCE_T_BENCH_ATTRS ("NAME=VALUE ...", development: e.g.
+# "ack_delay_us=200") into both MetaRoCE devices' metaroce_NAME.
+dev_attrs() {
+	local a d
+	for a in ${MROCE_T_BENCH_ATTRS:-}; do
+		for d in "$DA" "$DB"; do
+			echo "${a#*=}" >"/sys/class/infiniband/$d/metaroce_${a%%=*}" ||
+				return 1
+		done
+		echo "bench: $a on $DA and $DB" >&2
+	done
+}
+
 # matrix_up STACK: the devices of STACK (rxe, metaroce-roce, metaroce).
 matrix_up() {
 	case $1 in
 	rxe) stack_up rxe ;;
-	metaroce) stack_up metaroce && mode_policy auto ;;
+	metaroce) stack_up metaroce && mode_policy auto && dev_attrs ;;
 	metaroce-roce) stack_up metaroce && mode_policy roce ;;
 	esac
 }
