@@ -436,6 +436,20 @@ dp_netem() {
 	ns_exec "$NS1" tc qdisc replace dev "$V1" root netem "$@" &&
 		ns_exec "$NS2" tc qdisc replace dev "$V2" root netem "$@"
 }
+# dpcheck_done PID LOG DESC: stop the mroce_dpcheck PID (SIGUSR1: it
+# completes and checks what it posted), report whether it verified every
+# request ("DESC ... data verified", its last line of LOG), and show its
+# first failures; its exit status.
+dpcheck_done() {
+	local pid=$1 log=$2 rc
+	kill -USR1 "$pid" 2>/dev/null
+	busywait 120000 sh -c "! kill -0 $pid 2>/dev/null" || kill -KILL "$pid"
+	wait "$pid"
+	rc=$?
+	t_check "$3, data verified ($(tail -n 1 "$log"))" [ "$rc" = 0 ]
+	[ "$rc" = 0 ] || grep FAIL "$log" | head -3 | sed 's/^/#   /'
+	return "$rc"
+}
 dp_netem_off() {
 	ns_exec "$NS1" tc qdisc del dev "$V1" root 2>/dev/null
 	ns_exec "$NS2" tc qdisc del dev "$V2" root 2>/dev/null

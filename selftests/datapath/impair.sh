@@ -24,9 +24,6 @@ modinfo sch_netem >/dev/null 2>&1 || ksft_skip_all "sch_netem not available"
 dp_static_neigh || ksft_skip_all "cannot set permanent neighbour entries"
 
 defer dp_netem_off
-gone() {
-	! kill -0 "$1" 2>/dev/null
-}
 none() {
 	[ "$1" -eq 0 ] && [ "$2" -eq 0 ]
 }
@@ -57,14 +54,9 @@ for imp in "loss 0.1%" "loss 1%" "loss 5%" "loss 10%" \
 		-o write,send,read,atomic -s "$seed" >"$log" 2>&1 &
 	pid=$!
 	sleep "$secs"
-	kill -USR1 "$pid" 2>/dev/null
-	busywait 120000 gone "$pid" || kill -KILL "$pid"
-	wait "$pid"
-	rc=$?
+	dpcheck_done "$pid" "$log" \
+		"$name, $imp: random write,send,read,atomic requests (seed $seed)"
 	dp_netem_off
-	t_check "$name, $imp: random write,send,read,atomic requests, data verified (seed $seed; $(tail -n 1 "$log"))" \
-		[ "$rc" = 0 ]
-	[ "$rc" = 0 ] || grep FAIL "$log" | head -3 | sed 's/^/#   /'
 	held=$(($(mroce_counter "$DEV1" out_of_sequence) - held))
 	sack=$(($(mroce_counter "$DEV1" sack_retransmits) - sack))
 	t_check "$name, $imp: RoCEv2 recovery ($DEV1: $held held, $sack selective resends, $(($(mroce_counter "$DEV1" retransmits) - retr)) go-back-N retransmits)" \

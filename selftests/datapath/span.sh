@@ -54,13 +54,10 @@ switched() {
 	[ -n "$(attr "$(qp "$DEV1")" mode-rx-psn)" ] &&
 		[ -n "$(attr "$(qp "$DEV2")" mode-rx-psn)" ]
 }
-gone() {
-	! kill -0 "$1" 2>/dev/null
-}
 
 # checked DESC NETEM...: mroce_dpcheck under NETEM from its first packet.
 checked() {
-	local desc=$1 seed=$RANDOM pid rc log q1 q2
+	local desc=$1 seed=$RANDOM pid log q1 q2
 	shift
 	log=$DP_LOGS/span-$seed.log
 	dp_netem "$@" || t_fail "netem $* on $V1 and $V2"
@@ -71,14 +68,8 @@ checked() {
 	busywait 30000 switched || echo "#   not both switched within 30 s"
 	q1=$(qp "$DEV1") q2=$(qp "$DEV2")
 	sleep "$secs"
-	kill -USR1 "$pid" 2>/dev/null
-	busywait 120000 gone "$pid" || kill -KILL "$pid"
-	wait "$pid"
-	rc=$?
+	dpcheck_done "$pid" "$log" "$desc: random requests (seed $seed)"
 	dp_netem_off
-	t_check "$desc: random requests, data verified (seed $seed; $(tail -n 1 "$log"))" \
-		[ "$rc" = 0 ]
-	[ "$rc" = 0 ] || grep FAIL "$log" | head -3 | sed 's/^/#   /'
 	t_check "$desc: both ends in metaroce mode" \
 		[ "$(attr "$q1" mode)/$(attr "$q2" mode)" = metaroce/metaroce ]
 	t_check "$desc: $DEV2 found $DEV1's switch PSN ($(attr "$q1" mode-tx-psn) / $(attr "$q2" mode-rx-psn))" \
