@@ -178,6 +178,15 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		default:
 			mroce_reqwin_can_send(&w, op[1], now);
 			mroce_reqwin_verdict_name(op[1] % 12);
+			/*
+			 * A go-back-N window turns selective at its next
+			 * PSN, as a connection's MetaRoCE span starts.
+			 */
+			if (!w.selective && (op[2] & 0xf0) == 0xf0) {
+				cfg.psn = w.max;
+				cfg.pipe = op[3];
+				mroce_sr_init(&w, &cfg);
+			}
 			break;
 		}
 		check(&w);
