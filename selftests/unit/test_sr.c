@@ -1162,3 +1162,42 @@ TEST(sr_nak_before_span)
 	EXPECT_EQ(mroce_reqwin_lost(&w), 6);
 	EXPECT_EQ(w.retry_left, 2);
 }
+
+/*
+ * RACK's walk stops at the first unit first sent after the newest one
+ * delivered, and loses what a walk over every unit would: a resent unit
+ * delivered later moves that point past the units first sent after its
+ * first copy, and RACK reaches them.
+ */
+TEST(rack_walk_stops_at_newest_delivered)
+{
+	struct mroce_rtt_cfg rc = { 0 };
+	struct mroce_sb sb;
+	struct mroce_rtt r;
+	struct mroce_rack k;
+	u64 dl;
+	u32 i;
+
+	mroce_sb_init(&sb);
+	mroce_rtt_init(&r, &rc);
+	mroce_rtt_sample(&r, 100 * US);
+	mroce_rack_init(&k);
+	for (i = 0; i < 10; i++)
+		mroce_sb_sent(&sb, i, 1, i, i * 10 * US);
+	/* unit 2 lost and resent at 200 us */
+	EXPECT_TRUE(mroce_sb_lose_unit(&sb, 2));
+	EXPECT_EQ(mroce_sb_resent(&sb, 0, 10, 2, 1, 200 * US), 0);
+	/* unit 5 (sent at 50 us) delivered: 0, 1, 3, 4 lost, not 2, 6-9 */
+	mroce_rack_delivered(&k, &r, mroce_sb_at(&sb, 5), 6, 160 * US);
+	EXPECT_TRUE(mroce_sb_sack(&sb, 0, 10, 5));
+	EXPECT_EQ(mroce_rack_detect(&k, &sb, &r, 0, 10, 10 * MS, &dl), 4);
+	EXPECT_EQ(dl, 0);
+	EXPECT_EQ(mroce_sb_at(&sb, 2)->state, MROCE_SB_RESENT);
+	for (i = 6; i < 10; i++)
+		EXPECT_EQ(mroce_sb_at(&sb, i)->state, MROCE_SB_INFLIGHT);
+	/* the resend of 2 delivered: 6-9 were sent before it, lost */
+	mroce_rack_delivered(&k, &r, mroce_sb_at(&sb, 2), 3, 10 * MS);
+	EXPECT_EQ(mroce_rack_detect(&k, &sb, &r, 0, 10, 20 * MS, &dl), 4);
+	for (i = 6; i < 10; i++)
+		EXPECT_EQ(mroce_sb_at(&sb, i)->state, MROCE_SB_LOST);
+}
