@@ -267,7 +267,7 @@ int mroce_nego_rx(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt)
 	 * that arrives when expected is the peer's tx_psn.  UC loses what is
 	 * lost, so its rx_psn is the first that arrived.
 	 */
-	if (ver && (bth->resv7 & MROCE_BTH_MR_SWITCHED) &&
+	if (!n->rx_on && ver && (bth->resv7 & MROCE_BTH_MR_SWITCHED) &&
 	    (pkt->lo.op->flags & MROCE_OPF_REQ) &&
 	    (!mroce_qp_is_rc(dp->qp) || bth->psn == dp->rwin.epsn))
 		mroce_nego_rx_switch(n, bth->psn);

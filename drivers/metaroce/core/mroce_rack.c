@@ -133,11 +133,13 @@ u32 mroce_rack_detect(struct mroce_rack *k, struct mroce_sb *sb,
 		return 0;
 	for (i = 0; i < MROCE_SB_SLOTS && mroce_psn_before(p, max); i++) {
 		const struct mroce_sb_ent *e = mroce_sb_at(sb, p);
-		u32 end = mroce_sb_unit_end(sb, p);
-		u64 at = e->sent + wait;
+		u32 end;
+		u64 at;
 
 		if (e->first > k->xmit)
 			break;
+		end = mroce_sb_unit_end(sb, p);
+		at = e->sent + wait;
 		if ((e->state == MROCE_SB_INFLIGHT ||
 		     e->state == MROCE_SB_RESENT) && e->head == p &&
 		    mroce_rack_sent_before(k, e->sent, end)) {
