@@ -436,6 +436,25 @@ dp_netem() {
 	ns_exec "$NS1" tc qdisc replace dev "$V1" root netem "$@" &&
 		ns_exec "$NS2" tc qdisc replace dev "$V2" root netem "$@"
 }
+# dp_sum COUNTER: the device counter COUNTER of $DEV1 and $DEV2, summed.
+dp_sum() {
+	echo $(($(mroce_counter "$DEV1" "$1") + $(mroce_counter "$DEV2" "$1")))
+}
+
+# dp_rc_rts DEV: `rdma res show qp -dd` of DEV's RC QPs in RTS, one QP a
+# line (one device per call: a short listing keeps a sampling period short).
+dp_rc_rts() {
+	rdma -dd res show qp link "$1/1" 2>/dev/null |
+		sed -e ':a' -e 'N' -e '$!ba' -e 's/\n[[:space:]]\+/ /g' |
+		grep ' type RC state RTS '
+}
+
+# dp_qp_attr LINE NAME: the value of driver attribute NAME in LINE, a line
+# of dp_rc_rts (iproute2 prints driver attributes with a drv_ prefix).
+dp_qp_attr() {
+	sed -n "s/.* drv_$2 \([^ ]*\).*/\1/p" <<<"$1" | head -n 1
+}
+
 # dpcheck_done PID LOG DESC: stop the mroce_dpcheck PID (SIGUSR1: it
 # completes and checks what it posted), report whether it verified every
 # request ("DESC ... data verified", its last line of LOG), and show its

@@ -37,19 +37,6 @@ if [ "$topo" = mm ]; then
 	defer "echo auto >$POL2"
 fi
 
-# rc_rts DEV: `rdma res show qp -dd` of DEV's RC QPs in RTS, one QP a line
-# (one device per call: a short listing keeps the sampling period short).
-rc_rts() {
-	rdma -dd res show qp link "$1/1" 2>/dev/null |
-		sed -e ':a' -e 'N' -e '$!ba' -e 's/\n[[:space:]]\+/ /g' |
-		grep ' type RC state RTS '
-}
-
-# attr LINE NAME: the value of driver attribute NAME in LINE (iproute2
-# prints driver attributes with a drv_ prefix).
-attr() {
-	sed -n "s/.* drv_$2 \([^ ]*\).*/\1/p" <<<"$1" | head -n 1
-}
 
 # sampler: the last RC QP lines of both devices in RTS, into the q1 and q2
 # files, until killed (the QPs die with the tools).  It does not sleep
@@ -58,9 +45,9 @@ attr() {
 sampler() {
 	local a b
 	while :; do
-		a=$(rc_rts "$DEV1")
+		a=$(dp_rc_rts "$DEV1")
 		[ -n "$a" ] && echo "$a" >"$DP_LOGS/q1.new" && mv "$DP_LOGS/q1.new" "$DP_LOGS/q1"
-		b=$(rc_rts "$DEV2")
+		b=$(dp_rc_rts "$DEV2")
 		[ -n "$b" ] && echo "$b" >"$DP_LOGS/q2.new" && mv "$DP_LOGS/q2.new" "$DP_LOGS/q2"
 		[ -s "$DP_LOGS/q1" ] && [ -s "$DP_LOGS/q2" ] && sleep 0.05
 	done
@@ -100,7 +87,7 @@ rp() {
 # expect DESC LINE NAME VALUE
 expect() {
 	local v
-	v=$(attr "$2" "$3")
+	v=$(dp_qp_attr "$2" "$3")
 	if [ "$v" = "$4" ]; then
 		t_pass "$1: $3 $4"
 	else
@@ -178,9 +165,9 @@ if [ "$topo" = mm ]; then
 		expect "auto <-> auto, $q" "${!q}" mode-ver 1
 	done
 	same_psn "auto <-> auto: $DEV1's switch PSN is the one $DEV2 found" \
-		"$(attr "$Q1" mode-tx-psn)" "$(attr "$Q2" mode-rx-psn)"
+		"$(dp_qp_attr "$Q1" mode-tx-psn)" "$(dp_qp_attr "$Q2" mode-rx-psn)"
 	same_psn "auto <-> auto: $DEV2's switch PSN is the one $DEV1 found" \
-		"$(attr "$Q2" mode-tx-psn)" "$(attr "$Q1" mode-rx-psn)"
+		"$(dp_qp_attr "$Q2" mode-tx-psn)" "$(dp_qp_attr "$Q1" mode-rx-psn)"
 
 	if command -v rping >/dev/null; then
 		# rdma_cm carries the ECE offer in its REQ and the answer in
@@ -191,9 +178,9 @@ if [ "$topo" = mm ]; then
 			expect "rping, auto <-> auto, $q" "${!q}" mode-peer ece
 		done
 		same_psn "rping: $DEV1's switch PSN is the one $DEV2 found" \
-			"$(attr "$Q1" mode-tx-psn)" "$(attr "$Q2" mode-rx-psn)"
+			"$(dp_qp_attr "$Q1" mode-tx-psn)" "$(dp_qp_attr "$Q2" mode-rx-psn)"
 		same_psn "rping: $DEV2's switch PSN is the one $DEV1 found" \
-			"$(attr "$Q2" mode-tx-psn)" "$(attr "$Q1" mode-rx-psn)"
+			"$(dp_qp_attr "$Q2" mode-tx-psn)" "$(dp_qp_attr "$Q1" mode-rx-psn)"
 		echo roce >"$POL2"
 		rp "rping, auto <-> roce" 2 1000
 		expect "rping, auto <-> roce, $DEV1" "$Q1" mode roce
@@ -248,7 +235,7 @@ else
 		pp "auto <-> rxe, server on side $side" $side 10000
 		expect "auto <-> rxe, $DEV1" "$Q1" mode roce
 		expect "auto <-> rxe, $DEV1" "$Q1" mode-peer roce
-		t_check "auto <-> rxe: no switch PSN on $DEV1" test -z "$(attr "$Q1" mode-tx-psn)$(attr "$Q1" mode-rx-psn)"
+		t_check "auto <-> rxe: no switch PSN on $DEV1" test -z "$(dp_qp_attr "$Q1" mode-tx-psn)$(dp_qp_attr "$Q1" mode-rx-psn)"
 		tx=$(( $(mroce_counter "$DEV1" tx_packets) - tx0 ))
 		rx=$(( $(mroce_counter "$DEV1" rx_packets) - rx0 ))
 		rr=$(( $(mroce_counter "$DEV2" rcvd_pkts) - b[rcvd_pkts] ))

@@ -47,10 +47,6 @@ modinfo sch_netem >/dev/null 2>&1 || ksft_skip_all "sch_netem not available"
 dp_static_neigh || ksft_skip_all "cannot set permanent neighbour entries"
 
 defer dp_netem_off
-# sum COUNTER: over both devices.
-sum() {
-	echo $(($(mroce_counter "$DEV1" "$1") + $(mroce_counter "$DEV2" "$1")))
-}
 policy() {
 	echo "$1" >"/sys/class/infiniband/$DEV1/metaroce_mode_policy" &&
 		echo "$1" >"/sys/class/infiniband/$DEV2/metaroce_mode_policy"
@@ -61,7 +57,7 @@ COUNTERS="sack_retransmits out_of_sequence ooo_placed tx_sack_acks tx_read_resen
 # snap: the counters above, summed, as "name=value ...".
 snap() {
 	local c
-	for c in $COUNTERS; do printf '%s=%s ' "$c" "$(sum "$c")"; done
+	for c in $COUNTERS; do printf '%s=%s ' "$c" "$(dp_sum "$c")"; done
 }
 # grew NAME: how much counter NAME grew between the snaps BEFORE and AFTER.
 grew() {

@@ -31,37 +31,27 @@ for d in "$DEV1" "$DEV2"; do
 done
 defer dp_netem_off
 
-# sum COUNTER: over both devices.
-sum() {
-	echo $(($(mroce_counter "$DEV1" "$1") + $(mroce_counter "$DEV2" "$1")))
-}
 
 BIN=$SUITE_BIN/mroce_dpcheck
 build_c_tests
 secs=${MROCE_T_SPAN_SECS:-4}
 
-# qp DEV: DEV's RC QP in RTS, as `rdma res show qp -dd` shows it, one line.
+# qp DEV: DEV's RC QP in RTS, one line.
 qp() {
-	rdma -dd res show qp link "$1/1" 2>/dev/null |
-		sed -e ':a' -e 'N' -e '$!ba' -e 's/\n[[:space:]]\+/ /g' |
-		grep ' type RC state RTS ' | head -n 1
-}
-# attr LINE NAME: driver attribute NAME of LINE (printed as drv_NAME).
-attr() {
-	sed -n "s/.* drv_$2 \([^ ]*\).*/\1/p" <<<"$1" | head -n 1
+	dp_rc_rts "$1" | head -n 1
 }
 switched() {
-	[ -n "$(attr "$(qp "$DEV1")" mode-rx-psn)" ] &&
-		[ -n "$(attr "$(qp "$DEV2")" mode-rx-psn)" ]
+	[ -n "$(dp_qp_attr "$(qp "$DEV1")" mode-rx-psn)" ] &&
+		[ -n "$(dp_qp_attr "$(qp "$DEV2")" mode-rx-psn)" ]
 }
 
 # checked DESC NETEM...: mroce_dpcheck under NETEM from its first packet.
 checked() {
-	local desc=$1 seed=$RANDOM pid log q1 q2
+	local desc=$1 seed=$RANDOM pid log q1 q2 ooo0
 	shift
 	log=$DP_LOGS/span-$seed.log
 	dp_netem "$@" || t_fail "netem $* on $V1 and $V2"
-	ooo0=$(sum out_of_sequence)
+	ooo0=$(dp_sum out_of_sequence)
 	"$BIN" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -n 100000000 \
 		-o write,send,read,atomic -s "$seed" >"$log" 2>&1 &
 	pid=$!
@@ -71,12 +61,12 @@ checked() {
 	dpcheck_done "$pid" "$log" "$desc: random requests (seed $seed)"
 	dp_netem_off
 	t_check "$desc: both ends in metaroce mode" \
-		[ "$(attr "$q1" mode)/$(attr "$q2" mode)" = metaroce/metaroce ]
-	t_check "$desc: $DEV2 found $DEV1's switch PSN ($(attr "$q1" mode-tx-psn) / $(attr "$q2" mode-rx-psn))" \
-		[ -n "$(attr "$q1" mode-tx-psn)" -a "$(attr "$q1" mode-tx-psn)" = "$(attr "$q2" mode-rx-psn)" ]
-	t_check "$desc: $DEV1 found $DEV2's switch PSN ($(attr "$q2" mode-tx-psn) / $(attr "$q1" mode-rx-psn))" \
-		[ -n "$(attr "$q2" mode-tx-psn)" -a "$(attr "$q2" mode-tx-psn)" = "$(attr "$q1" mode-rx-psn)" ]
-	echo "#   $(($(sum out_of_sequence) - ooo0)) requests held"
+		[ "$(dp_qp_attr "$q1" mode)/$(dp_qp_attr "$q2" mode)" = metaroce/metaroce ]
+	t_check "$desc: $DEV2 found $DEV1's switch PSN ($(dp_qp_attr "$q1" mode-tx-psn) / $(dp_qp_attr "$q2" mode-rx-psn))" \
+		[ -n "$(dp_qp_attr "$q1" mode-tx-psn)" -a "$(dp_qp_attr "$q1" mode-tx-psn)" = "$(dp_qp_attr "$q2" mode-rx-psn)" ]
+	t_check "$desc: $DEV1 found $DEV2's switch PSN ($(dp_qp_attr "$q2" mode-tx-psn) / $(dp_qp_attr "$q1" mode-rx-psn))" \
+		[ -n "$(dp_qp_attr "$q2" mode-tx-psn)" -a "$(dp_qp_attr "$q2" mode-tx-psn)" = "$(dp_qp_attr "$q1" mode-rx-psn)" ]
+	echo "#   $(($(dp_sum out_of_sequence) - ooo0)) requests held"
 }
 
 checked "reordered from the first packet" delay 1ms reorder 25% 50%
@@ -84,11 +74,11 @@ checked "loss 3% from the first packet" loss 3%
 
 n=${MROCE_T_SPAN_ITERS:-500}
 dp_netem delay 1ms reorder 25% 50% || t_fail "netem on $V1 and $V2"
-tx0=$(sum tx_packets) dup0=$(sum rx_duplicates) naks0=$(sum tx_naks)
+tx0=$(dp_sum tx_packets) dup0=$(dp_sum rx_duplicates) naks0=$(dp_sum tx_naks)
 pt_run "ib_write_bw 64 KiB x $n, reordered from the first packet" 2 120 \
 	ib_write_bw -s 65536 -n "$n"
-tx=$(($(sum tx_packets) - tx0)) dup=$(($(sum rx_duplicates) - dup0))
-naks=$(($(sum tx_naks) - naks0))
+tx=$(($(dp_sum tx_packets) - tx0)) dup=$(($(dp_sum rx_duplicates) - dup0))
+naks=$(($(dp_sum tx_naks) - naks0))
 dp_netem_off
 t_check "ib_write_bw reordered from the first packet: $dup duplicates received ($naks NAKs), under 2% of $tx packets sent" \
 	[ "$((dup * 50))" -lt "$tx" ]
