@@ -300,6 +300,26 @@ per_msg() {
 		{ printf "%s %.2f\n", $1, ($2 - a[$1]) / m }' "$1" "$2"
 }
 
+# perf_prefix LOG: into the array PERF, the command that profiles a client
+# run into LOG.perf.data when MROCE_T_BENCH_PERF asks for it (g: with call
+# chains), else nothing.
+perf_prefix() {
+	PERF=()
+	case ${MROCE_T_BENCH_PERF:-0} in
+	0) ;;
+	g) PERF=(perf record -q -a -g -e cpu-clock -o "$1.perf.data" --) ;;
+	*) PERF=(perf record -q -a -e cpu-clock -o "$1.perf.data" --) ;;
+	esac
+}
+
+# perf_keep LOG: the profile's hottest symbols into LOG.perf.txt.
+perf_keep() {
+	[ -f "$1.perf.data" ] || return 0
+	perf report -q -i "$1.perf.data" --stdio --sort sym --no-children \
+		--percent-limit 0.5 2>/dev/null | head -n 400 >"$1.perf.txt"
+	rm -f "$1.perf.data"
+}
+
 # run_once STACK ROW LOG: one perftest run; prints the figure (or "fail"),
 # the context switches of the whole VM per message during the run and,
 # for bandwidth rows, the VM's busy CPU milliseconds per MiB moved.
@@ -318,21 +338,11 @@ run_once() {
 	done
 	counts >"$log.counts0"
 	c0=$(ctxt) b0=$(busy) d0=$(doorbells)
-	local perf=() graph=()
-	case ${MROCE_T_BENCH_PERF:-0} in
-	0) ;;
-	g) perf=(perf record -q -a -g -e cpu-clock -o "$log.perf.data" --) ;;
-	*) perf=(perf record -q -a -e cpu-clock -o "$log.perf.data" --) ;;
-	esac
-	timeout 120 "${perf[@]}" "$tool" -d "$DA" -x "$GA" -F -s "$size" \
+	perf_prefix "$log"
+	timeout 120 "${PERF[@]}" "$tool" -d "$DA" -x "$GA" -F -s "$size" \
 		-n "$n" -p $PORT "${q[@]}" $IP_B >"$log.client" 2>&1
 	local crc=$?
-	if [ -f "$log.perf.data" ]; then
-		perf report -q -i "$log.perf.data" --stdio --sort sym \
-			--no-children --percent-limit 1 2>/dev/null |
-			head -n 400 >"$log.perf.txt"
-		rm -f "$log.perf.data"
-	fi
+	perf_keep "$log"
 	c1=$(ctxt) b1=$(busy) d1=$(doorbells)
 	counts >"$log.counts1"
 	per_msg "$log.counts0" "$log.counts1" $((n * qps)) >"$log.counts.txt"
@@ -540,22 +550,15 @@ mrun() {
 	done
 	stats >"$log.stats0"
 	echo "cpu_busy_ms $(($(busy) * 10))" >>"$log.stats0"
-	local perf=()
-	[ "${MROCE_T_BENCH_PERF:-0}" = 0 ] ||
-		perf=(perf record -q -a -e cpu-clock -o "$log.perf.data" --)
-	timeout $((MSECS + 60)) "${perf[@]}" "$op" -d "$DA" -x "$GA" -F \
+	perf_prefix "$log"
+	timeout $((MSECS + 60)) "${PERF[@]}" "$op" -d "$DA" -x "$GA" -F \
 		-s 65536 -D "$MSECS" -f 0 -p $PORT $IP_B >"$log.client" 2>&1
 	crc=$?
 	wait $spid
 	src=$?
 	stats >"$log.stats1"
 	echo "cpu_busy_ms $(($(busy) * 10))" >>"$log.stats1"
-	if [ -f "$log.perf.data" ]; then
-		perf report -q -i "$log.perf.data" --stdio --sort sym \
-			--no-children --percent-limit 0.5 2>/dev/null |
-			head -n 400 >"$log.perf.txt"
-		rm -f "$log.perf.data"
-	fi
+	perf_keep "$log"
 	[ "$imp" = clean ] || unimpair
 	local why=-
 	[ $crc -ne 0 ] || [ $src -ne 0 ] && why=$(why_failed "$log" $crc $src)
