@@ -825,9 +825,9 @@ void mroce_req_lost(struct mroce_dpqp *dp, u32 psn)
 		struct mroce_swqe *s = mroce_swqe(dp, idx);
 
 		if (!s->started || s->wqe.opcode != IB_WR_RDMA_READ ||
-		    mroce_sb_at(&dp->win.sb,
-				mroce_psn_add(s->first_psn, s->npsn - 1))->state !=
-		    MROCE_SB_LOST)
+		    !mroce_reqwin_is_lost(&dp->win,
+					  mroce_psn_add(s->first_psn,
+							s->npsn - 1)))
 			continue;
 		s->rd_done = mroce_psn_in_window(psn, s->first_psn, s->npsn) ?
 			     mroce_psn_dist(s->first_psn, psn) : 0;

@@ -1150,6 +1150,8 @@ TEST(sr_nak_before_span)
 	EXPECT_EQ(res.psn, 3);
 	EXPECT_EQ(w.una, 3);
 	EXPECT_EQ(mroce_reqwin_lost(&w), 5);
+	EXPECT_TRUE(mroce_reqwin_is_lost(&w, 7));
+	EXPECT_FALSE(mroce_reqwin_is_lost(&w, 8));
 	while (mroce_reqwin_resend(&w, 30, &psn, &wqe)) {
 		EXPECT_EQ(psn, 3 + n);
 		EXPECT_EQ(mroce_reqwin_resent(&w, psn, 1, 30), 0);

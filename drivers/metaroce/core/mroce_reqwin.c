@@ -179,6 +179,12 @@ bool mroce_reqwin_find(const struct mroce_reqwin *w, u32 psn, u32 *wqe)
 	return true;
 }
 
+/* Is the unit that carries @psn, a PSN in flight, lost (to be resent)? */
+bool mroce_reqwin_is_lost(const struct mroce_reqwin *w, u32 psn)
+{
+	return mroce_sb_at(&w->sb, psn)->state == MROCE_SB_LOST;
+}
+
 /* Units waiting to be resent. */
 u32 mroce_reqwin_lost(const struct mroce_reqwin *w)
 {
