@@ -344,6 +344,7 @@ struct mroce_swqe *mroce_comp_read_hole(struct mroce_dpqp *dp, u32 *psn)
  * @s: the READ
  * @k: the first of its responses the window resends from
  * @n: set to the number of responses to ask for
+ * @kept: set when the last of them was kept (the probe below)
  *
  * Not those kept past a hole (mroce_comp_read_ahead()): the request starts
  * at the first response from @k that was not kept and stops after the
@@ -359,12 +360,13 @@ struct mroce_swqe *mroce_comp_read_hole(struct mroce_dpqp *dp, u32 *psn)
  * one from @k on was kept.
  */
 u32 mroce_comp_read_span(struct mroce_dpqp *dp, const struct mroce_swqe *s,
-			 u32 k, u32 *n)
+			 u32 k, u32 *n, bool *kept)
 {
 	const struct mroce_rd_map *m = &dp->rd_map;
 	u32 q = s->npsn, j;
 	s32 d;
 
+	*kept = false;
 	while (k < s->npsn &&
 	       mroce_comp_read_noted(m, mroce_psn_add(s->first_psn, k)))
 		k++;
@@ -373,8 +375,10 @@ u32 mroce_comp_read_span(struct mroce_dpqp *dp, const struct mroce_swqe *s,
 		if (d < MROCE_RD_MAP_BITS) {
 			j = find_next_bit(m->map, MROCE_RD_MAP_BITS, max(d, 0));
 			/* up to the next kept one, the probe, included */
-			if (j < MROCE_RD_MAP_BITS && k + (j - d) < q)
+			if (j < MROCE_RD_MAP_BITS && k + (j - d) < q) {
 				q = k + (j - d) + 1;
+				*kept = true;
+			}
 		}
 	}
 	*n = q - k;

@@ -55,6 +55,8 @@
 #define MROCE_REQ_WINDOW	128
 /* Ask for an ACK at least this often inside long messages. */
 #define MROCE_REQ_ACKREQ_EVERY	32
+/* READ holes asked for with the first one (mroce_req_read_holes()) */
+#define MROCE_REQ_READ_HOLES	8
 /* The longest RTO before the first RTT sample (mroce_req_selective()). */
 #define MROCE_REQ_INIT_RTO_MAX	(100 * MROCE_NSEC_PER_MSEC)
 
@@ -524,7 +526,7 @@ void mroce_comp_timer(struct mroce_dpqp *dp);
 void mroce_comp_complete(struct mroce_dpqp *dp);
 void mroce_comp_fail(struct mroce_dpqp *dp, enum ib_wc_status status);
 u32 mroce_comp_read_span(struct mroce_dpqp *dp, const struct mroce_swqe *s,
-			 u32 k, u32 *n);
+			 u32 k, u32 *n, bool *kept);
 struct mroce_swqe *mroce_comp_read_hole(struct mroce_dpqp *dp, u32 *psn);
 
 #endif /* MROCE_DP_H */

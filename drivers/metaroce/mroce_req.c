@@ -529,21 +529,41 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 
 /*
  * A selective window asks READ @s again from *@psn (@h built for that):
- * only for the responses not kept past a hole (mroce_comp_read_span()),
- * which moves the request's PSN, RETH and rd_base forward and shortens it
- * (the responder takes a shorter request, core mroce_respwin.c).  The
- * window counts the READ as asked again whole from *@psn: a hole further
- * in it is asked for when found (mroce_comp_read_walk()).  False when
- * every response is kept: nothing to send.
+ * only for the responses neither received in order (s->rd_done) nor kept
+ * past a hole (mroce_comp_read_span()), which moves the request's PSN,
+ * RETH and rd_base forward and shortens it (the responder takes a shorter
+ * request, core mroce_respwin.c).  The window counts the READ as asked
+ * again whole from *@psn: a hole further in it is asked for when found
+ * (mroce_comp_read_walk()).  As the tail-loss probe (@probe) it asks for
+ * a hole's responses without the kept one after it, and for the tail of
+ * a READ partly answered with its last response only, as a TCP probe
+ * resends its last segment: a responder that was merely slow costs one
+ * duplicate, not up to a whole READ of them, and a response that comes
+ * without the ones before it opens the hole that asks for them
+ * (mroce_reqwin_on_read_resp()).
+ * False when every response is in: nothing to send.
  */
 static bool mroce_req_read_short(struct mroce_dpqp *dp, struct mroce_swqe *s,
-				 struct mroce_hdr *h, u32 *psn)
+				 struct mroce_hdr *h, u32 *psn, bool probe)
 {
 	u32 k = mroce_psn_dist(s->first_psn, *psn), n, first;
+	bool kept;
 
-	first = mroce_comp_read_span(dp, s, k, &n);
+	first = mroce_comp_read_span(dp, s, max(k, s->rd_done), &n, &kept);
 	if (!n)
 		return false;
+	if (probe && kept) {
+		/* a hole: its own responses, the kept one is no news */
+		n--;
+	} else if (probe && first) {
+		/*
+		 * The tail, once a response of the READ is in: before, the
+		 * responder may not have the request, and a request for its
+		 * last response would be a new one, ahead of the READ's PSN.
+		 */
+		first += n - 1;
+		n = 1;
+	}
 	if (first == k && first + n == s->npsn)
 		return true;
 	*psn = mroce_psn_add(s->first_psn, first);
@@ -552,6 +572,44 @@ static bool mroce_req_read_short(struct mroce_dpqp *dp, struct mroce_swqe *s,
 		      (u64)first * dp->pmtu;
 	s->rd_base = first;
 	return true;
+}
+
+/*
+ * The holes of READ @s after the one just asked for, from its response @k
+ * on, each with responses kept past it: asked for at once, each in a
+ * request of its own for its missing responses only, up to
+ * MROCE_REQ_READ_HOLES of them.  The responder answers requests in turn,
+ * behind the READ it is answering, so a hole asked for when the first
+ * one is filled cost another wait behind it (and the window's floor for
+ * a READ asked again, mroce_sr_read_ahead()): 64 KiB READs at 5% loss
+ * have three holes on average.  A hole with nothing kept past it, the
+ * READ's tail, may still be on the way and is not asked for.  The window
+ * counts the READ as resent once (the request before these).
+ */
+static void mroce_req_read_holes(struct mroce_dpqp *dp, struct mroce_swqe *s,
+				 u32 k)
+{
+	u32 i, first, n, off, plen;
+	struct sk_buff *skb;
+	struct mroce_hdr h;
+	bool kept;
+
+	for (i = 0; i < MROCE_REQ_READ_HOLES && k < s->npsn; i++) {
+		first = mroce_comp_read_span(dp, s, k, &n, &kept);
+		if (!n || !kept)
+			return;
+		memset(&h, 0, sizeof(h));
+		mroce_req_build(dp, s, first, &h, &off, &plen);
+		/* whole packets: a kept response follows */
+		h.reth.len = (n - 1) * dp->pmtu;
+		skb = mroce_req_skb(dp, s, false, h.bth.opcode, off, plen);
+		if (IS_ERR(skb))
+			return;
+		mroce_count(dp->mdev, MROCE_CNT_SACK_RETX);
+		mroce_req_xmit_rc(dp, s, &h, mroce_psn_add(s->first_psn, first),
+				  off, plen, skb);
+		k = first + n;
+	}
 }
 
 /*
@@ -577,7 +635,7 @@ static bool mroce_req_read_probe(struct mroce_dpqp *dp,
 	mroce_req_build(dp, o, mroce_psn_dist(o->first_psn, p), h, &off,
 			&plen);
 	*psn = p;
-	if (!mroce_req_read_short(dp, o, h, psn))
+	if (!mroce_req_read_short(dp, o, h, psn, false))
 		return false;
 	*sp = o;
 	return true;
@@ -591,10 +649,10 @@ static bool mroce_req_read_probe(struct mroce_dpqp *dp,
 static int mroce_req_resend_rc(struct mroce_dpqp *dp)
 {
 	struct mroce_hdr h = {};
-	u32 psn, idx, npsn, off, plen, tpsn;
+	u32 psn, idx, npsn, off, plen, tpsn, end;
 	struct mroce_swqe *s, *ts;
 	struct sk_buff *skb = NULL;
-	bool read;
+	bool read, probe;
 	u64 now;
 
 	/* Most runs have nothing to resend: no clock read for them. */
@@ -616,7 +674,8 @@ static int mroce_req_resend_rc(struct mroce_dpqp *dp)
 	ts = s;
 	tpsn = psn;
 	read = dp->win.selective && s->wqe.opcode == IB_WR_RDMA_READ;
-	if (!read || mroce_req_read_short(dp, s, &h, &tpsn) ||
+	probe = mroce_reqwin_is_probe(&dp->win, psn);
+	if (!read || mroce_req_read_short(dp, s, &h, &tpsn, probe) ||
 	    mroce_req_read_probe(dp, &ts, &h, &tpsn)) {
 		skb = mroce_req_skb(dp, ts, false, h.bth.opcode, off, plen);
 		if (IS_ERR(skb))
@@ -638,7 +697,10 @@ static int mroce_req_resend_rc(struct mroce_dpqp *dp)
 		}
 		mroce_count(dp->mdev, MROCE_CNT_SACK_RETX);
 	}
+	end = read ? ts->rd_base + mroce_read_npsn(h.reth.len, dp->pmtu) : 0;
 	mroce_req_xmit_rc(dp, ts, &h, tpsn, off, plen, skb);
+	if (read && !probe)
+		mroce_req_read_holes(dp, ts, end);
 	return 1;
 }
 

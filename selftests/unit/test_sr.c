@@ -955,9 +955,12 @@ TEST(sr_tail_probe_then_rto)
 	EXPECT_EQ(res.verdict, MROCE_REQWIN_LOSS);
 	EXPECT_EQ(res.psn, 1);		/* the last unit is the probe */
 	EXPECT_EQ(w.st.tlp_probes, 1);
+	EXPECT_FALSE(mroce_reqwin_is_probe(&w, 0));
 	EXPECT_TRUE(mroce_reqwin_resend(&w, t + 200 * US, &psn, &wqe));
 	EXPECT_EQ(psn, 1);
+	EXPECT_TRUE(mroce_reqwin_is_probe(&w, 1));	/* a READ asks less */
 	EXPECT_EQ(sr_resend_all(&w, t + 200 * US), 1);
+	EXPECT_FALSE(mroce_reqwin_is_probe(&w, 1));	/* once */
 	/* then the RTO: 100 + 4 * 50 us after the probe */
 	EXPECT_TRUE(mroce_reqwin_next_event(&w, &at));
 	EXPECT_EQ(at, t + 500 * US);
@@ -966,6 +969,7 @@ TEST(sr_tail_probe_then_rto)
 	EXPECT_EQ(res.psn, 0xfffffe);
 	EXPECT_EQ(mroce_reqwin_lost(&w), 4);
 	EXPECT_EQ(w.st.rto_fires, 1);
+	EXPECT_FALSE(mroce_reqwin_is_probe(&w, 1));	/* the RTO is not */
 	EXPECT_EQ(w.rtt.backoff, 1);
 	EXPECT_EQ(w.retry_left, 2);	/* no retry spent */
 	EXPECT_EQ(sr_resend_all(&w, t + 500 * US), 4);

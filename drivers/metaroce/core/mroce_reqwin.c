@@ -185,6 +185,15 @@ bool mroce_reqwin_is_lost(const struct mroce_reqwin *w, u32 psn)
 	return mroce_sb_at(&w->sb, psn)->state == MROCE_SB_LOST;
 }
 
+/*
+ * Is the next resend of the unit at @psn (its first PSN) the tail-loss
+ * probe?  A READ probes with its last response only (mroce_req.c).
+ */
+bool mroce_reqwin_is_probe(const struct mroce_reqwin *w, u32 psn)
+{
+	return w->selective && w->probe_due && w->probe_psn == psn;
+}
+
 /* Units waiting to be resent. */
 u32 mroce_reqwin_lost(const struct mroce_reqwin *w)
 {
