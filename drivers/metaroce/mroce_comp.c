@@ -100,17 +100,21 @@ void mroce_comp_complete(struct mroce_dpqp *dp)
 				/*
 				 * IBTA 9.7.5.1.x: an ACK past a READ or atomic
 				 * whose response never came means that
-				 * response was lost: ask again from it.
+				 * response was lost: ask again from it.  A
+				 * selective window waits for a READ's
+				 * responses instead (core mroce_reqwin.c).
 				 */
 				u32 psn = mroce_psn_add(s->first_psn,
 							s->rd_done);
+				bool keep = s->wqe.opcode == IB_WR_RDMA_READ;
 
-				if (mroce_reqwin_reopen(&dp->win, psn,
+				if (mroce_reqwin_reopen(&dp->win, psn, keep,
 							mroce_dp_now(dp))) {
 					mroce_task_fatal(dp);
 					return;
 				}
-				mroce_req_lost(dp, psn);
+				if (mroce_reqwin_lost(&dp->win))
+					mroce_req_lost(dp, psn);
 				break;
 			}
 		}

@@ -129,7 +129,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			    op[2] + mroce_reqwin_inflight(&w) <= MROCE_SB_SLOTS)
 				mroce_reqwin_reopen(&w, mroce_psn_sub(w.una,
 								      op[2]),
-						    now);
+						    op[1] & 2, now);
 			break;
 		case 2:
 			mroce_reqwin_on_aeth(&w, p, op[0] & 0xe0, now, &r);

@@ -485,8 +485,8 @@ TEST(reqwin_reopen)
 	mroce_reqwin_on_aeth(&w, 5, ACK, 2, &r);
 	EXPECT_EQ(mroce_reqwin_inflight(&w), 0);
 	EXPECT_FALSE(mroce_reqwin_next_event(&w, &at));
-	EXPECT_EQ(mroce_reqwin_reopen(&w, 7, 3), -EINVAL);
-	EXPECT_EQ(mroce_reqwin_reopen(&w, 2, 3), 0);
+	EXPECT_EQ(mroce_reqwin_reopen(&w, 7, false, 3), -EINVAL);
+	EXPECT_EQ(mroce_reqwin_reopen(&w, 2, false, 3), 0);
 	EXPECT_EQ(w.una, 2);
 	EXPECT_TRUE(mroce_reqwin_next_event(&w, &at));
 	EXPECT_EQ(at, 3 + RTO);
@@ -499,7 +499,7 @@ TEST(reqwin_reopen)
 	EXPECT_EQ(psn, 5);
 	EXPECT_EQ(wqe, 2);
 	/* Half the PSN space away is not the last window. */
-	EXPECT_EQ(mroce_reqwin_reopen(&w, 0x800002, 3), -EINVAL);
+	EXPECT_EQ(mroce_reqwin_reopen(&w, 0x800002, false, 3), -EINVAL);
 }
 
 TEST(reqwin_verdict_names)

@@ -629,6 +629,63 @@ TEST(sr_read_gaps_lost_together)
 }
 
 /*
+ * A READ asked again for its lost responses, then an ACK past it: that
+ * ACK acknowledges the READ's first request, which may have left long
+ * before the READ was asked again.  RACK takes the READ as sent when it
+ * first was, so the READs sent after it and not yet answered are not
+ * lost (with the resend's time they were, at once: every one asked
+ * again whole).  And the ACK taken back (the responses are still
+ * missing) loses nothing in a selective window: what it acknowledged is
+ * SACKED.
+ */
+TEST(sr_read_reasked_then_acked)
+{
+	u64 t = 2000000;
+	struct mroce_reqwin_res res;
+	struct mroce_reqwin w;
+	u32 wqe, psn;
+
+	sr_setup_rtt(&w);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 4, t, 0, &psn), 0);	/* A 0..3 */
+	EXPECT_EQ(mroce_reqwin_sent(&w, 4, t + 10 * US, 1, &psn), 0);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 4, t + 20 * US, 2, &psn), 0);
+	mroce_reqwin_on_read_resp(&w, 0, 0, t + 100 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_ACKED);
+	mroce_reqwin_read_placed(&w, 2, t + 150 * US);
+	mroce_reqwin_on_read_resp(&w, 2, 1, t + 150 * US, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_READ_AHEAD);
+	mroce_reqwin_on_timer(&w, res.at, &res);
+	EXPECT_EQ(res.verdict, MROCE_REQWIN_RETRY);
+	EXPECT_EQ(res.psn, 1);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, t + 400 * US, &psn, &wqe));
+	EXPECT_EQ(psn, 1);
+	EXPECT_EQ(mroce_reqwin_resent(&w, 1, 3, t + 400 * US), 0);
+	/* the responder's ACK of A's first request comes after */
+	EXPECT_EQ(sr_ack(&w, 3, 0, 0, t + 420 * US, &res), 0);
+	EXPECT_EQ(w.una, 4);
+	EXPECT_EQ(w.st.rack_losses, 0);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 0);
+	/* A's responses 1 and 3 never came: taken back, nothing lost */
+	EXPECT_EQ(mroce_reqwin_reopen(&w, 1, true, t + 430 * US), 0);
+	EXPECT_EQ(w.una, 1);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 0);
+	EXPECT_EQ(mroce_sb_at(&w.sb, 1)->state, MROCE_SB_SACKED);
+	EXPECT_EQ(mroce_sb_at(&w.sb, 4)->state, MROCE_SB_INFLIGHT);
+	/* the RTO asks A again, from 1, and not B or C */
+	mroce_reqwin_on_timer(&w, t + 100000 * US, &res);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 3);
+	EXPECT_TRUE(mroce_reqwin_resend(&w, t + 100000 * US, &psn, &wqe));
+	EXPECT_EQ(psn, 1);
+	/* RoCEv2's go-back-N, or an atomic: everything from 1 is lost */
+	sr_setup_rtt(&w);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 4, t, 0, &psn), 0);
+	EXPECT_EQ(mroce_reqwin_sent(&w, 4, t, 1, &psn), 0);
+	EXPECT_EQ(sr_ack(&w, 3, 0, 0, t + 100 * US, &res), 0);
+	EXPECT_EQ(mroce_reqwin_reopen(&w, 1, false, t + 110 * US), 0);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 2);
+}
+
+/*
  * Responses kept past a hole are RTT samples when they come, not when the
  * window takes them after the hole is repaired: feeding them late charged
  * the READ the repair (an SRTT of tens of ms at 1% loss).

@@ -35,7 +35,7 @@ static bool mroce_rack_sent_before(const struct mroce_rack *k, u64 sent,
 void mroce_rack_delivered(struct mroce_rack *k, const struct mroce_rtt *r,
 			  const struct mroce_sb_ent *u, u32 end, u64 now)
 {
-	u64 rtt = now > u->sent ? now - u->sent : 0;
+	u64 rtt = now > u->sent ? now - u->sent : 0, sent = u->sent;
 
 	if (!u->retx && k->valid && mroce_psn_before(end, k->fack)) {
 		/*
@@ -73,8 +73,20 @@ void mroce_rack_delivered(struct mroce_rack *k, const struct mroce_rtt *r,
 			k->extent = now - due;
 		return;
 	}
-	if (!k->valid || !mroce_rack_sent_before(k, u->sent, end)) {
-		k->xmit = u->sent;
+	/*
+	 * Nor is the resend of such a READ what was delivered: its request
+	 * arrived the first time, and an ACK past it, which may have left
+	 * before the READ was asked again, says no more.  Taken as sent when
+	 * it was asked again, it lost every READ sent before that and not
+	 * yet acknowledged, whose responses were on the way: at 1% loss,
+	 * 64 KiB READs were asked again whole some 50 times a second.
+	 */
+	if (u->retx && (u->flags & MROCE_SB_F_ANSWER)) {
+		sent = u->first;
+		rtt = now > sent ? now - sent : 0;
+	}
+	if (!k->valid || !mroce_rack_sent_before(k, sent, end)) {
+		k->xmit = sent;
 		k->end = end;
 		k->rtt = rtt;
 		k->valid = true;

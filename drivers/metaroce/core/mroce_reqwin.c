@@ -615,6 +615,7 @@ void mroce_reqwin_read_placed(struct mroce_reqwin *w, u32 psn, u64 now)
  * mroce_reqwin_reopen() - take back an acknowledgement that passed a READ
  * @w: the window
  * @psn: the first response PSN of the READ that never arrived
+ * @keep: it is a READ's (not an atomic's): see below
  * @now: current time
  *
  * A responder that answers a READ moves past its PSNs at once, so its ACK
@@ -623,17 +624,32 @@ void mroce_reqwin_read_placed(struct mroce_reqwin *w, u32 psn, u64 now)
  * caller calls this as soon as the ACK was processed, before anything new
  * is sent.
  *
+ * A selective window loses nothing by it (@keep, for a READ): the
+ * requests it acknowledged arrived, and are SACKED again, as a READ
+ * request the receiver reported whose responses may not all have come
+ * (mroce_sb_lose_answer()).  The READ's holes are asked for as its
+ * responses past them say (mroce_sr_read_ahead()), its tail by the RTO.
+ * Going back N from it asked again for every READ after it, whose
+ * responses were on the way behind the ACK: a third of the responses of
+ * 64 KiB READs at 1% loss were sent twice.
+ *
  * Return: 0, or -EINVAL when @psn is not within the last window.
  */
-int mroce_reqwin_reopen(struct mroce_reqwin *w, u32 psn, u64 now)
+int mroce_reqwin_reopen(struct mroce_reqwin *w, u32 psn, bool keep, u64 now)
 {
-	u32 back = mroce_psn_dist(psn, w->una);
+	u32 back = mroce_psn_dist(psn, w->una), old = w->una;
 
 	if (mroce_psn_after(psn, w->una) ||
 	    back + mroce_reqwin_inflight(w) >= MROCE_PSN_HALF)
 		return -EINVAL;
 	w->una = mroce_psn(psn);
-	mroce_sb_lose(&w->sb, w->una, w->max);
+	if (keep && w->selective &&
+	    mroce_reqwin_inflight(w) <= MROCE_SB_SLOTS) {
+		mroce_sb_reported(&w->sb, w->una, old);
+		mroce_sr_progress(w, now);
+	} else {
+		mroce_sb_lose(&w->sb, w->una, w->max);
+	}
 	mroce_reqwin_arm(w, now);
 	return 0;
 }

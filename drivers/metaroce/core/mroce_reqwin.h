@@ -150,7 +150,7 @@ int mroce_reqwin_sent(struct mroce_reqwin *w, u32 npsn, u64 now, u32 wqe,
 bool mroce_reqwin_resend(struct mroce_reqwin *w, u64 now, u32 *psn, u32 *wqe);
 int mroce_reqwin_resent(struct mroce_reqwin *w, u32 psn, u32 npsn, u64 now);
 bool mroce_reqwin_find(const struct mroce_reqwin *w, u32 psn, u32 *wqe);
-int mroce_reqwin_reopen(struct mroce_reqwin *w, u32 psn, u64 now);
+int mroce_reqwin_reopen(struct mroce_reqwin *w, u32 psn, bool keep, u64 now);
 u32 mroce_reqwin_lost(const struct mroce_reqwin *w);
 bool mroce_reqwin_is_lost(const struct mroce_reqwin *w, u32 psn);
 bool mroce_reqwin_is_probe(const struct mroce_reqwin *w, u32 psn);

@@ -283,6 +283,32 @@ bool mroce_sb_lose_unit(struct mroce_sb *sb, u32 psn)
 }
 
 /**
+ * mroce_sb_reported() - the receiver has PSNs [@from, @to) after all
+ * @sb: the scoreboard
+ * @from: the first
+ * @to: the first after them
+ *
+ * The units in them are SACKED again, unless lost: an ACK passed a READ
+ * whose responses did not all come (mroce_reqwin_reopen()), and the
+ * requests it acknowledged are what the receiver reported.
+ */
+void mroce_sb_reported(struct mroce_sb *sb, u32 from, u32 to)
+{
+	u32 p = from, i;
+
+	for (i = 0; i < MROCE_SB_SLOTS && mroce_psn_before(p, to); i++) {
+		u32 end = mroce_sb_end(mroce_sb_slot(sb, p), p);
+
+		/* a unit past @to is in flight; a lost one stays lost */
+		if (mroce_psn_after(end, to))
+			break;
+		if (!mroce_sb_unit_lost(sb, end))
+			mroce_sb_set(sb, p, end, MROCE_SB_SACKED, 0);
+		p = end;
+	}
+}
+
+/**
  * mroce_sb_lose_answer() - the answer to the unit holding @psn is lost
  * @sb: the scoreboard
  * @psn: a PSN in flight: the unit is lost from there to its end

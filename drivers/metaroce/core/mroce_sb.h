@@ -81,5 +81,6 @@ u32 mroce_sb_unit_end(const struct mroce_sb *sb, u32 psn);
 bool mroce_sb_sack(struct mroce_sb *sb, u32 una, u32 max, u32 psn);
 bool mroce_sb_lose_unit(struct mroce_sb *sb, u32 psn);
 bool mroce_sb_lose_answer(struct mroce_sb *sb, u32 psn);
+void mroce_sb_reported(struct mroce_sb *sb, u32 from, u32 to);
 
 #endif /* MROCE_SB_H */
