@@ -35,7 +35,10 @@ static bool mroce_rack_sent_before(const struct mroce_rack *k, u64 sent,
 void mroce_rack_delivered(struct mroce_rack *k, const struct mroce_rtt *r,
 			  const struct mroce_sb_ent *u, u32 end, u64 now)
 {
-	u64 rtt = now > u->sent ? now - u->sent : 0, sent = u->sent;
+	/* see below: a READ asked again was delivered as first sent */
+	u64 sent = u->retx && (u->flags & MROCE_SB_F_ANSWER) ? u->first :
+							       u->sent;
+	u64 rtt = now > sent ? now - sent : 0;
 
 	if (!u->retx && k->valid && mroce_psn_before(end, k->fack)) {
 		/*
@@ -81,10 +84,6 @@ void mroce_rack_delivered(struct mroce_rack *k, const struct mroce_rtt *r,
 	 * yet acknowledged, whose responses were on the way: at 1% loss,
 	 * 64 KiB READs were asked again whole some 50 times a second.
 	 */
-	if (u->retx && (u->flags & MROCE_SB_F_ANSWER)) {
-		sent = u->first;
-		rtt = now > sent ? now - sent : 0;
-	}
 	if (!k->valid || !mroce_rack_sent_before(k, sent, end)) {
 		k->xmit = sent;
 		k->end = end;
