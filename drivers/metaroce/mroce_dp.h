@@ -105,6 +105,9 @@ struct mroce_resp_msg {
 	u32 uc_op;		/* UC: MROCE_OPF_SEND or _WRITE of the message
 				 * in progress, 0 between messages */
 	bool uc_drop;		/* UC: drop until the next FIRST or ONLY */
+	u32 rq_msn;		/* receive WQEs taken since RTR */
+	bool rq_sync;		/* the peer's MSGH message numbers agree
+				 * with rq_msn (mroce_rqahead.c) */
 };
 
 /*
@@ -148,6 +151,9 @@ struct mroce_hold {
 	u32 ts_echo;
 	u32 unacked;
 	u64 ack_due;
+	struct metaroce_recv_wqe *ahead;
+	u32 ahead_pos;
+	bool ahead_ok;
 };
 
 /* What the peer of a connection showed (mroce_nego.c). */
@@ -326,7 +332,8 @@ struct mroce_rxpkt {
 	u8 xflags;		/* its MXH flags (MROCE_MXH_F_*), */
 	u32 ts;			/* its MXH timestamp and echo, */
 	u32 tse;
-	u32 moff;		/* a SEND or WRITE kind's MSGH offset */
+	u32 mmsn;		/* a SEND or WRITE kind's MSGH message number, */
+	u32 moff;		/* offset */
 	u32 mlen;		/* and message length */
 	bool placed;		/* held, its payload placed on arrival */
 	struct mroce_sackh sack;	/* an MR_ACK's SACK header */
@@ -504,6 +511,12 @@ void mroce_hold_reset(struct mroce_dpqp *dp);
 bool mroce_hold_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
 void mroce_hold_drain(struct mroce_dpqp *dp);
 bool mroce_hold_ready(const struct mroce_dpqp *dp);
+
+/* mroce_rqahead.c */
+int mroce_rqahead_init(struct mroce_dpqp *dp);
+void mroce_rqahead_fini(struct mroce_dpqp *dp);
+void mroce_rqahead_sync(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
+bool mroce_rqahead_place(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
 void mroce_hold_dup(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
 void mroce_hold_ack_check(struct mroce_dpqp *dp);
 int mroce_hold_ack(struct mroce_dpqp *dp);

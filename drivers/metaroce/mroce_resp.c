@@ -42,8 +42,12 @@ int mroce_resp_init(struct mroce_dpqp *dp, struct ib_qp_init_attr *init)
 		goto err_rwqe;
 	if (mroce_hold_init(dp))
 		goto err_res;
+	if (mroce_rqahead_init(dp))
+		goto err_hold;
 	return 0;
 
+err_hold:
+	mroce_hold_fini(dp);
 err_res:
 	kfree(dp->res);
 	dp->res = NULL;
@@ -55,6 +59,7 @@ err_rwqe:
 
 void mroce_resp_fini(struct mroce_dpqp *dp)
 {
+	mroce_rqahead_fini(dp);
 	mroce_hold_fini(dp);
 	kfree(dp->res);
 	kfree(dp->rwqe);
@@ -447,6 +452,8 @@ static bool mroce_resp_need_rwqe(struct mroce_dpqp *dp,
 {
 	int err = mroce_resp_take_rwqe(dp);
 
+	if (!err)
+		mroce_rqahead_sync(dp, pkt);
 	if (err == -EAGAIN)
 		mroce_resp_rnr(dp, pkt->hdr.bth.psn);
 	else if (err)
@@ -596,11 +603,12 @@ static int mroce_resp_send_place(struct mroce_dpqp *dp,
  * took the receive WQE (SEND), and IBTA leaves the order of placement
  * inside a message open (only its completion is ordered).  It belongs to
  * that message when its MSGH says so: same length, and the offset that
- * @d packets of one path MTU past the bytes placed so far give.  Packets
- * of later messages are not placed ahead: an earlier message could still
- * write the same bytes, invalidate the R_Key, or fail.  Each placed
- * packet is counted in ooo_placed; when it runs in PSN order only the
- * cursors move.
+ * @d packets of one path MTU past the bytes placed so far give.  A SEND
+ * packet of a later message is placed in the receive WQE its message
+ * will take (mroce_rqahead_place()).  WRITE packets of later messages are
+ * not placed ahead: an earlier message could still write the same bytes,
+ * read them, invalidate the R_Key, or fail.  Each placed packet is
+ * counted in ooo_placed; when it runs in PSN order only the cursors move.
  *
  * Return: true when the payload was placed.
  */
@@ -609,14 +617,14 @@ bool mroce_resp_place_ahead(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
 {
 	u32 flags = pkt->lo.op->flags, plen = pkt->lo.pay_len;
 	const struct mroce_resp_msg *m = &dp->msg;
+	bool cont = !(flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY));
 	u64 ahead = (u64)d * dp->pmtu;
 	u32 done;
 
 	lockdep_assert_held(&dp->run_lock);
-	if (!pkt->x || !plen || dp->error || dp->rd.active ||
-	    (flags & (MROCE_OPF_FIRST | MROCE_OPF_ONLY)))
+	if (!pkt->x || !plen || dp->error || dp->rd.active)
 		return false;
-	if (dp->rwin.seq == MROCE_RESP_SEQ_WRITE &&
+	if (cont && dp->rwin.seq == MROCE_RESP_SEQ_WRITE &&
 	    (flags & MROCE_OPF_WRITE)) {
 		done = m->wr_len - m->wr_left;
 		if (pkt->mlen != m->wr_len || pkt->moff != done + ahead ||
@@ -624,14 +632,17 @@ bool mroce_resp_place_ahead(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
 		    mroce_rkey_place(dp, m->wr_rkey, m->wr_va + ahead, pkt,
 				     plen, IB_ACCESS_REMOTE_WRITE))
 			return false;
-	} else if (dp->rwin.seq == MROCE_RESP_SEQ_SEND &&
-		   (flags & MROCE_OPF_SEND) && m->have_rwqe) {
+	} else if (cont && dp->rwin.seq == MROCE_RESP_SEQ_SEND &&
+		   (flags & MROCE_OPF_SEND) && m->have_rwqe &&
+		   (!m->rq_sync ||
+		    pkt->mmsn == ((m->rq_msn - 1) & MROCE_PSN_MASK))) {
 		if (pkt->moff != m->rcv_off + ahead ||
 		    pkt->moff + plen > pkt->mlen ||
 		    mroce_sge_place(dp, mroce_rwqe_sges(dp), dp->rwqe->num_sge,
 				    pkt->moff, pkt, plen))
 			return false;
-	} else {
+	} else if (!(flags & MROCE_OPF_SEND) ||
+		   !mroce_rqahead_place(dp, pkt)) {
 		return false;
 	}
 	pkt->placed = true;

@@ -130,6 +130,7 @@ int mroce_xdata_view(struct mroce_rxpkt *pkt, const struct mroce_xhdr *x,
 		pkt->hdr.imm = x->imm;
 	if (op->hdrs & MROCE_HDRF_IETH)
 		pkt->hdr.ieth_rkey = x->ieth_rkey;
+	pkt->mmsn = x->msgh.msn;
 	pkt->moff = x->msgh.off;
 	pkt->mlen = x->msgh.len;
 	pkt->lo.op = op;

@@ -29,6 +29,16 @@
  *
  *   mroce_dpcheck -a DEV -g GIDIDX -b DEV -G GIDIDX -W MIB [-n WRITES]
  *
+ *   mroce_dpcheck -a DEV -g GIDIDX -b DEV -G GIDIDX -S [-n SENDS] [-s SEED]
+ *
+ * -S streams SENDs (some with immediate data) from a to b instead, up to
+ * STREAM_DEPTH of them in flight with their receive WQEs posted ahead, of
+ * random lengths up to 4 KiB (a few packets each): a receiver that places
+ * the packets of later messages while an earlier one waits for a resend
+ * must put each in the receive WQE its message takes.  Every receive
+ * completion is checked in order (wr_id, byte_len, immediate) and its
+ * buffer against the bytes that message carried.
+ *
  * -W measures instead: 64 KiB WRITEs into a MIB-sized region of b, at its
  * start and at its end, alternately in four rounds; the goodput of both
  * must be the same within noise (the data path finds a page in O(1) of its
@@ -398,11 +408,6 @@ static int one(int it, struct side *src, struct side *dst)
 	return 0;
 }
 
-/* ---- -W: cost of the offset in a large region --------------------------- */
-
-#define BENCH_LEN	(64u << 10)
-#define BENCH_DEPTH	16
-
 static double now_s(void)
 {
 	struct timespec t;
@@ -410,6 +415,134 @@ static double now_s(void)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
+
+/* ---- -S: a stream of SENDs --------------------------------------------- */
+
+#define STREAM_DEPTH	16
+#define STREAM_SLOT	(BUF_SIZE / STREAM_DEPTH)
+#define STREAM_LEN	4096
+
+/* The bytes of SEND @i: a function of the seed and @i alone. */
+static void stream_bytes(uint8_t *p, uint32_t len, uint32_t i)
+{
+	unsigned int st = seed ^ (i * 2654435761u);
+
+	while (len--)
+		*p++ = rand_r(&st);
+}
+
+/* Up to 4 KiB, a few packets: a hole holds back several messages. */
+static uint32_t stream_len(uint32_t i)
+{
+	unsigned int st = seed + i;
+
+	return 1 + rand_r(&st) % STREAM_LEN;
+}
+
+static struct ibv_sge stream_sge(struct side *s, uint32_t i, uint32_t len)
+{
+	uint32_t slot = i % STREAM_DEPTH;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)s->buf + slot * STREAM_SLOT,
+		.length = len,
+		.lkey = s->mr[slot >= STREAM_DEPTH / 2]->lkey,
+	};
+
+	return sge;
+}
+
+/* Check receive completion @wc, of SEND @i; 0 or -1. */
+static int stream_check(struct side *b, const struct ibv_wc *wc, uint32_t i)
+{
+	uint32_t len = stream_len(i);
+	static uint8_t want[STREAM_SLOT];
+
+	if (wc->status != IBV_WC_SUCCESS || wc->opcode != IBV_WC_RECV ||
+	    wc->wr_id != i || wc->byte_len != len) {
+		printf("FAIL SEND %u: status %s opcode %d wr_id %" PRIu64
+		       " byte_len %u (want %u)\n", i,
+		       ibv_wc_status_str(wc->status), wc->opcode, wc->wr_id,
+		       wc->byte_len, len);
+		return -1;
+	}
+	if (!!(wc->wc_flags & IBV_WC_WITH_IMM) != !!(i & 1) ||
+	    ((i & 1) && be32toh(wc->imm_data) != i)) {
+		printf("FAIL SEND %u: immediate data\n", i);
+		return -1;
+	}
+	stream_bytes(want, len, i);
+	if (memcmp(b->buf + (i % STREAM_DEPTH) * STREAM_SLOT, want, len)) {
+		printf("FAIL SEND %u: %u bytes received differ\n", i, len);
+		return -1;
+	}
+	return 0;
+}
+
+/* @n SENDs from a to b, each checked; the exit status. */
+static int stream(struct side *a, struct side *b, uint32_t n)
+{
+	uint32_t rposted = 0, sposted = 0, rdone = 0, sdone = 0;
+	struct ibv_recv_wr rwr = { .num_sge = 1 }, *rbad;
+	struct ibv_send_wr wr = { .num_sge = 1 }, *bad;
+	double last = now_s();
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+
+	while (rdone < sposted || (rdone < n && !stop)) {
+		while (!stop && rposted < n && rposted - rdone < STREAM_DEPTH) {
+			sge = stream_sge(b, rposted, STREAM_SLOT);
+			memset((void *)(uintptr_t)sge.addr, 0xa5, STREAM_SLOT);
+			rwr.wr_id = rposted;
+			rwr.sg_list = &sge;
+			if (ibv_post_recv(b->qp, &rwr, &rbad))
+				vt_bail("post_recv");
+			rposted++;
+		}
+		while (!stop && sposted < rposted &&
+		       sposted - sdone < STREAM_DEPTH) {
+			sge = stream_sge(a, sposted, stream_len(sposted));
+			stream_bytes((uint8_t *)(uintptr_t)sge.addr,
+				     sge.length, sposted);
+			wr.wr_id = sposted;
+			wr.sg_list = &sge;
+			wr.opcode = sposted & 1 ? IBV_WR_SEND_WITH_IMM :
+						  IBV_WR_SEND;
+			wr.imm_data = htobe32(sposted);
+			wr.send_flags = IBV_SEND_SIGNALED;
+			if (ibv_post_send(a->qp, &wr, &bad))
+				vt_bail("post_send");
+			sposted++;
+		}
+		if (ibv_poll_cq(a->cq, 1, &wc) > 0) {
+			if (wc.status != IBV_WC_SUCCESS) {
+				printf("FAIL SEND %" PRIu64 ": send status %s\n",
+				       wc.wr_id, ibv_wc_status_str(wc.status));
+				return 1;
+			}
+			sdone++;
+			last = now_s();
+		}
+		if (ibv_poll_cq(b->cq, 1, &wc) > 0) {
+			if (stream_check(b, &wc, rdone))
+				return 1;
+			rdone++;
+			last = now_s();
+		}
+		if (now_s() - last > 60) {
+			printf("FAIL no completion for 60 s (%u of %u SENDs received)\n",
+			       rdone, sposted);
+			return 1;
+		}
+	}
+	printf("%u SENDs streamed %s->%s, every one checked, 0 failures\n",
+	       rdone, a->name, b->name);
+	return 0;
+}
+
+/* ---- -W: cost of the offset in a large region --------------------------- */
+
+#define BENCH_LEN	(64u << 10)
+#define BENCH_DEPTH	16
 
 /* @n WRITEs of a's first BENCH_LEN bytes to @raddr; seconds taken. */
 static double bench_writes(struct side *a, struct ibv_mr *dst, uint64_t raddr,
@@ -532,10 +665,10 @@ int main(int argc, char **argv)
 	struct side a = { .gid_idx = -1 }, b = { .gid_idx = -1 };
 	int iters = 200, c, i, counts[2] = { 0, 0 };
 	size_t bench_mib = 0;
-	bool lat = false;
+	bool lat = false, sends = false;
 
 	seed = time(NULL);
-	while ((c = getopt(argc, argv, "a:b:g:G:Ln:o:s:t:T:uW:")) != -1) {
+	while ((c = getopt(argc, argv, "a:b:g:G:Ln:o:s:St:T:uW:")) != -1) {
 		switch (c) {
 		case 'a': a.name = optarg; break;
 		case 'b': b.name = optarg; break;
@@ -547,6 +680,7 @@ int main(int argc, char **argv)
 				goto usage;
 			break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
+		case 'S': sends = true; break;
 		case 't': tclass = strtoul(optarg, NULL, 0) & 0xff; break;
 		case 'T': ack_timeout = strtoul(optarg, NULL, 0) & 0x1f; break;
 		case 'u': uc = true; break;
@@ -568,6 +702,8 @@ int main(int argc, char **argv)
 		return bench(&a, &b, bench_mib, iters);
 	if (lat)
 		return probe(&a, &b, iters);
+	if (sends)
+		return stream(&a, &b, iters);
 	for (i = 0; i < iters && failures < 5 && !stop; i++) {
 		bool ab = rnd(2);
 
@@ -579,7 +715,7 @@ int main(int argc, char **argv)
 	       counts[1], a.name, b.name, counts[0], b.name, a.name, failures);
 	return failures ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-T TIMEOUT] [-u] [-o send,write,read,atomic] [-W MIB] [-L]\n",
+	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-T TIMEOUT] [-u] [-o send,write,read,atomic] [-S] [-W MIB] [-L]\n",
 		argv[0]);
 	return 2;
 }
