@@ -131,6 +131,8 @@ struct mroce_net_port;
  * @sr_pipe: a MetaRoCE-mode requester keeps at most this many PSNs in
  *	flight that its peer has not reported (sysfs metaroce_sr_pipe;
  *	READ_ONCE, read when a connection's span starts)
+ * @rto_min_ns: ... and its RTO is at least this long (sysfs
+ *	metaroce_rto_min_us; READ_ONCE, read when a connection's span starts)
  * @res: verbs object tables (mroce_res.h)
  */
 struct mroce_dev {
@@ -155,6 +157,7 @@ struct mroce_dev {
 	u32 ack_every;
 	u32 ack_delay_ns;
 	u32 sr_pipe;
+	u32 rto_min_ns;
 	struct mroce_res res;
 };
 

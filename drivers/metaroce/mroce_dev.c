@@ -436,6 +436,7 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 	mdev->ack_every = MROCE_ACK_EVERY;
 	mdev->ack_delay_ns = MROCE_ACK_DELAY_US * NSEC_PER_USEC;
 	mdev->sr_pipe = MROCE_SR_PIPE;
+	mdev->rto_min_ns = MROCE_RTO_MIN_US * NSEC_PER_USEC;
 	mport = mroce_net_get(mdev->net, mdev);
 	if (IS_ERR(mport)) {
 		err = PTR_ERR(mport);

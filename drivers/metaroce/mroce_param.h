@@ -74,4 +74,16 @@
 #define MROCE_SR_PIPE		256
 #define MROCE_SR_PIPE_MIN	16
 
+/*
+ * The least RTO of a MetaRoCE-mode requester (sysfs metaroce_rto_min_us,
+ * read when a connection's span starts), whatever the RTT measured: 1 ms
+ * by default, since the tail-loss probe's deadline is never later than
+ * the RTO and one of tens of microseconds fired on most messages of a
+ * ping-pong (mroce_req_selective()).  From the core's floor,
+ * MROCE_RTT_MIN_RTO_NS, to the longest first RTO, MROCE_REQ_INIT_RTO_MAX.
+ */
+#define MROCE_RTO_MIN_US	1000
+#define MROCE_RTO_MIN_US_MIN	100
+#define MROCE_RTO_MIN_US_MAX	100000
+
 #endif /* MROCE_PARAM_H */

@@ -719,7 +719,8 @@ void mroce_req_selective(struct mroce_dpqp *dp)
 	 * The responder's ACK delay bound, for the probe timeout with one
 	 * request in flight (its ACK leaves at the end of a task run, which a
 	 * worker may start a scheduler tick late), and an RTO of at least
-	 * 1 ms (the probe timeout is never later than the RTO).  A deadline
+	 * metaroce_rto_min_us, 1 ms by default (the probe timeout is never
+	 * later than the RTO).  A deadline
 	 * of tens of microseconds fired on every message of a ping-pong,
 	 * since the timer is left to fire rather than reprogrammed per ACK
 	 * (mroce_task_arm()): 2 B ib_write_lat took 47 us instead of 25.
@@ -734,13 +735,17 @@ void mroce_req_selective(struct mroce_dpqp *dp)
 		.psn = dp->nego.tx_psn,
 		.pipe = READ_ONCE(dp->mdev->sr_pipe),
 		.ack_delay = MROCE_NSEC_PER_MSEC,
-		.rtt.min_rto = MROCE_NSEC_PER_MSEC,
+		.rtt.min_rto = READ_ONCE(dp->mdev->rto_min_ns),
 		.rtt.init_rto = MROCE_REQ_INIT_RTO_MAX,
 	};
 
 	if (dp->win.rto)
 		cfg.rtt.init_rto = min_t(u64, dp->win.rto,
 					 MROCE_REQ_INIT_RTO_MAX);
+	BUILD_BUG_ON(MROCE_RTO_MIN_US_MIN * NSEC_PER_USEC <
+		     MROCE_RTT_MIN_RTO_NS ||
+		     MROCE_RTO_MIN_US_MAX * NSEC_PER_USEC >
+		     MROCE_REQ_INIT_RTO_MAX);
 	BUILD_BUG_ON(MROCE_SR_WINDOW > MROCE_SB_SLOTS ||
 		     MROCE_SR_WINDOW > MROCE_HOLD_SLOTS ||
 		     MROCE_SR_WINDOW > MROCE_RD_MAP_BITS);

@@ -188,6 +188,9 @@ MROCE_U32_ATTR(ack_delay_us, ack_delay_ns, 1, MROCE_ACK_DELAY_US_MAX,
  * when a connection's span starts.
  */
 MROCE_U32_ATTR(sr_pipe, sr_pipe, MROCE_SR_PIPE_MIN, MROCE_SR_WINDOW, 1);
+/* ... and the least RTO its connections start with (mroce_param.h). */
+MROCE_U32_ATTR(rto_min_us, rto_min_ns, MROCE_RTO_MIN_US_MIN,
+	       MROCE_RTO_MIN_US_MAX, NSEC_PER_USEC);
 
 /*
  * Resource limits, one attribute each: metaroce_max_qp, ... (mroce_limits.c).
@@ -229,6 +232,7 @@ static struct attribute *mroce_dev_attrs[] = {
 	&dev_attr_metaroce_ack_every.attr,
 	&dev_attr_metaroce_ack_delay_us.attr,
 	&dev_attr_metaroce_sr_pipe.attr,
+	&dev_attr_metaroce_rto_min_us.attr,
 	&dev_attr_metaroce_max_qp.attr,
 	&dev_attr_metaroce_max_cq.attr,
 	&dev_attr_metaroce_max_cqe.attr,

@@ -27,6 +27,8 @@
 #    out of range;
 #  - metaroce_sr_pipe: 256 by default, 16 to 1024; a connection that
 #    switches with 32 runs with 32 (sq-pipe), data intact;
+#  - metaroce_rto_min_us: 1000 by default, 100 to 100000; a connection that
+#    switches with 30000 keeps an RTO of at least 30 ms (rto-us);
 #  - reordering (netem "delay reorder") and duplication: data intact,
 #    requests held, no NAK;
 #  - `rdma res show qp -dd` shows the selective window's SACKED PSNs,
@@ -246,6 +248,18 @@ echo "$SACKED_SEEN" | sed 's/^/#   /'
 t_check "rdma res show qp -dd: sq-pipe 32 on both QPs" \
 	[ "$(echo "$SACKED_SEEN" | grep -c 'drv_sq-pipe 32 ')" -eq 2 ]
 attr sr_pipe 256 || t_fail "metaroce_sr_pipe 256"
+
+# ---- the least RTO, whatever the RTT measured
+R1=/sys/class/infiniband/$DEV1/metaroce_rto_min_us
+t_check "metaroce_rto_min_us 1000 by default" test "$(cat "$R1")" = 1000
+t_check_fail "metaroce_rto_min_us refuses 99" sh -c "echo 99 >$R1"
+t_check_fail "metaroce_rto_min_us refuses 100001" sh -c "echo 100001 >$R1"
+attr rto_min_us 30000 || t_fail "metaroce_rto_min_us 30000"
+run "metaroce mode, loss 3%, an RTO of at least 30 ms" write metaroce loss 3%
+rtos=$(echo "$SACKED_SEEN" | grep -o 'drv_rto-us [0-9]*' | awk '{print $2}' | tr '\n' ' ')
+t_check "rdma res show qp -dd: rto-us at least 30000 on both QPs ($rtos)" \
+	[ "$(echo "$rtos" | tr ' ' '\n' | awk '$1 >= 30000' | wc -l)" -eq 2 ]
+attr rto_min_us 1000 || t_fail "metaroce_rto_min_us 1000"
 
 # ---- the rest of the matrix: every kind of request at once
 [ "${MROCE_T_SACK_MATRIX:-1}" = 0 ] &&
