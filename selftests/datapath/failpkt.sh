@@ -14,7 +14,13 @@
 #  2. system: any atomic slab allocation, softirq included, 1 % until a
 #     bounded number of failures, so that the receive path (softirq), the
 #     QPs' workers and the network stack fail too (the task filter never
-#     fails an allocation in softirq).
+#     fails an allocation in softirq);
+#  3. pages: any atomic page allocation (fail_page_alloc, order 0 and up,
+#     ignore-gfp-wait), softirq included, 10 % until a bounded number
+#     (they are rare: slab refills, skb pages; 1 % gave 31 in 60 s): an
+#     atomic kmalloc of the packet path fails when its slab cannot grow.
+#     Page allocations that ask for no warning (__GFP_NOWARN) fail
+#     without a stack: the sampled ones are the others.
 #
 # 6.1 has no stack-trace filter on x86_64 (no "only the module's
 # allocations"): failslab's task filter and a bounded count are the
@@ -28,11 +34,12 @@
 source "$(dirname "$0")/../lib.sh"
 
 FS=/sys/kernel/debug/failslab
+FP=/sys/kernel/debug/fail_page_alloc
 TIMES=${MROCE_T_FAILPKT_TIMES:-400}
 DPC=$SUITE_BIN/mroce_dpcheck
 
-[ -d $FS ] ||
-	ksft_skip_all "no $FS (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS: the debug lane's kernel)"
+[ -d $FS ] && [ -d $FP ] ||
+	ksft_skip_all "no $FS or $FP (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC, CONFIG_FAULT_INJECTION_DEBUG_FS: the debug lane's kernel)"
 verbs_prologue
 dp_topo mm || ksft_skip_all "cannot build the mm topology"
 
@@ -45,29 +52,35 @@ objects_are() {
 base1=$(objects "$DEV1")
 base2=$(objects "$DEV2")
 
-# Restore failslab's settings at exit.
-for a in probability interval times space verbose verbose_ratelimit_burst \
-	verbose_ratelimit_interval_ms task-filter ignore-gfp-wait; do
-	defer "echo $(cat $FS/$a) >$FS/$a"
+# Restore failslab's and fail_page_alloc's settings at exit.
+for d in $FS $FP; do
+	for a in probability interval times space verbose \
+		verbose_ratelimit_burst verbose_ratelimit_interval_ms \
+		task-filter ignore-gfp-wait; do
+		defer "echo $(cat $d/$a) >$d/$a"
+	done
 done
-fs_set() { # PROBABILITY TASK_FILTER
-	echo 0 >$FS/probability
-	echo 1 >$FS/interval
-	echo 0 >$FS/space
+defer "echo $(cat $FP/min-order) >$FP/min-order"
+echo 0 >$FP/min-order
+fs_set() { # DIR PROBABILITY TASK_FILTER
+	echo 0 >$1/probability
+	echo 1 >$1/interval
+	echo 0 >$1/space
 	# A stack for 2 failures every 5 s (the kernel's rate limit): where
 	# they struck, sampled (sites()).
-	echo 2 >$FS/verbose
-	echo 2 >$FS/verbose_ratelimit_burst
-	echo 5000 >$FS/verbose_ratelimit_interval_ms
-	echo Y >$FS/ignore-gfp-wait
-	echo "$2" >$FS/task-filter
-	echo "$TIMES" >$FS/times
-	echo "$1" >$FS/probability
+	echo 2 >$1/verbose
+	echo 2 >$1/verbose_ratelimit_burst
+	echo 5000 >$1/verbose_ratelimit_interval_ms
+	echo Y >$1/ignore-gfp-wait
+	echo "$3" >$1/task-filter
+	echo "$TIMES" >$1/times
+	echo "$2" >$1/probability
 }
-fs_off() {
-	echo 0 >$FS/probability
+fs_off() { # DIR
+	echo 0 >$1/probability
 }
-defer fs_off
+defer "fs_off $FS"
+defer "fs_off $FP"
 
 # sites MARK: the MetaRoCE function each sampled failure struck in (the
 # first [metaroce] frame of its stack), from the kernel log after MARK.
@@ -93,10 +106,11 @@ retransmits() {
 	echo $(($(mroce_counter "$DEV1" retransmits) + $(mroce_counter "$DEV2" retransmits)))
 }
 
-# phase DESC PROBABILITY TASK_FILTER: mroce_dpcheck until 100 more packets
-# after the failures are used up (or 60 s), then stopped and checked.
+# phase DESC DIR PROBABILITY TASK_FILTER: mroce_dpcheck until 100 more
+# packets after the failures (of fault DIR) are used up (or 60 s), then
+# stopped and checked.
 phase() {
-	local desc=$1 p=$2 tf=$3 seed=$RANDOM log pid rx retr left rc t0
+	local desc=$1 d=$2 p=$3 tf=$4 seed=$RANDOM log pid rx retr left rc t0
 	log=$DP_LOGS/failpkt-$seed.log
 	rx=$(mroce_counter "$DEV2" rx_packets)
 	"$DPC" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -n 100000000 -s $seed \
@@ -107,10 +121,10 @@ phase() {
 	t0=$(date +%s)
 	echo "failpkt: $seed" >/dev/kmsg
 	[ "$tf" = Y ] && echo 1 >/proc/$pid/make-it-fail
-	fs_set "$p" "$tf"
-	busywait 60000 sh -c "[ \$(cat $FS/times) = 0 ] || ! kill -0 $pid 2>/dev/null"
-	left=$(cat $FS/times)
-	fs_off
+	fs_set "$d" "$p" "$tf"
+	busywait 60000 sh -c "[ \$(cat $d/times) = 0 ] || ! kill -0 $pid 2>/dev/null"
+	left=$(cat $d/times)
+	fs_off "$d"
 	[ "$tf" = Y ] && echo 0 >/proc/$pid/make-it-fail 2>/dev/null
 	rx=$(mroce_counter "$DEV2" rx_packets)
 	busywait 60000 sh -c "! kill -0 $pid 2>/dev/null" ||
@@ -135,8 +149,9 @@ phase() {
 	fi
 }
 
-phase "failslab in mroce_dpcheck's send path, 5 %" 5 Y
-phase "failslab system-wide, atomic allocations, 1 %" 1 N
+phase "failslab in mroce_dpcheck's send path, 5 %" $FS 5 Y
+phase "failslab system-wide, atomic allocations, 1 %" $FS 1 N
+phase "fail_page_alloc system-wide, atomic page allocations, 10 %" $FP 10 N
 echo "# $DEV1: $(dp_counters "$DEV1")"
 t_check "$DEV1 objects back to baseline" busywait 10000 objects_are "$DEV1" "$base1"
 t_check "$DEV2 objects back to baseline" busywait 10000 objects_are "$DEV2" "$base2"
