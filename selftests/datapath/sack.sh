@@ -237,28 +237,26 @@ attr ack_delay_us 200 || t_fail "metaroce_ack_delay_us 200"
 t_check "ACK coalescing: $coalesced MR_ACKs per 100 held requests, $each with metaroce_ack_every=1" \
 	[ "$((coalesced * 3 / 2))" -lt "$each" ]
 
-# ---- the pipe: PSNs in flight the peer has not reported
+# ---- the pipe (PSNs in flight the peer has not reported) and the least
+# RTO, whatever the RTT measured: one connection switched with both set
 P1=/sys/class/infiniband/$DEV1/metaroce_sr_pipe
+R1=/sys/class/infiniband/$DEV1/metaroce_rto_min_us
 t_check "metaroce_sr_pipe 256 by default" test "$(cat "$P1")" = 256
 t_check_fail "metaroce_sr_pipe refuses 15" sh -c "echo 15 >$P1"
 t_check_fail "metaroce_sr_pipe refuses 1025" sh -c "echo 1025 >$P1"
-attr sr_pipe 32 || t_fail "metaroce_sr_pipe 32"
-run "metaroce mode, loss 3%, a pipe of 32 PSNs" write,read metaroce loss 3%
-echo "$SACKED_SEEN" | sed 's/^/#   /'
-t_check "rdma res show qp -dd: sq-pipe 32 on both QPs" \
-	[ "$(echo "$SACKED_SEEN" | grep -c 'drv_sq-pipe 32 ')" -eq 2 ]
-attr sr_pipe 256 || t_fail "metaroce_sr_pipe 256"
-
-# ---- the least RTO, whatever the RTT measured
-R1=/sys/class/infiniband/$DEV1/metaroce_rto_min_us
 t_check "metaroce_rto_min_us 1000 by default" test "$(cat "$R1")" = 1000
 t_check_fail "metaroce_rto_min_us refuses 99" sh -c "echo 99 >$R1"
 t_check_fail "metaroce_rto_min_us refuses 100001" sh -c "echo 100001 >$R1"
+attr sr_pipe 32 || t_fail "metaroce_sr_pipe 32"
 attr rto_min_us 30000 || t_fail "metaroce_rto_min_us 30000"
-run "metaroce mode, loss 3%, an RTO of at least 30 ms" write metaroce loss 3%
+run "metaroce mode, loss 3%, a pipe of 32 PSNs, an RTO of at least 30 ms" write,read metaroce loss 3%
+echo "$SACKED_SEEN" | sed 's/^/#   /'
+t_check "rdma res show qp -dd: sq-pipe 32 on both QPs" \
+	[ "$(echo "$SACKED_SEEN" | grep -c 'drv_sq-pipe 32 ')" -eq 2 ]
 rtos=$(echo "$SACKED_SEEN" | grep -o 'drv_rto-us [0-9]*' | awk '{print $2}' | tr '\n' ' ')
 t_check "rdma res show qp -dd: rto-us at least 30000 on both QPs ($rtos)" \
 	[ "$(echo "$rtos" | tr ' ' '\n' | awk '$1 >= 30000' | wc -l)" -eq 2 ]
+attr sr_pipe 256 || t_fail "metaroce_sr_pipe 256"
 attr rto_min_us 1000 || t_fail "metaroce_rto_min_us 1000"
 
 # ---- the rest of the matrix: every kind of request at once
