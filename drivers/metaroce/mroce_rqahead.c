@@ -81,7 +81,8 @@ static bool mroce_rqahead_wqe(struct mroce_dpqp *dp, u32 k)
 			memcpy(w, mroce_kring_slot(ring, pos),
 			       ring->entry_size);
 			dp->hold.ahead_pos = pos;
-			ok = fresh = true;
+			fresh = true;
+			ok = true;
 		}
 	}
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
