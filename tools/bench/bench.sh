@@ -16,8 +16,10 @@
 #   BENCH_ATTRS="ack_delay_us=200 ..."  the matrix's MetaRoCE devices get
 #                  these metaroce_* sysfs values (development)
 #   MROCE_T_BENCH_PERF=1  profile each run with perf (development)
-#   (with BENCH_ONLY, BENCH_ATTRS or MROCE_T_BENCH_PERF, bench/results.md
-#   is kept: the table stays in build/vm/bench)
+#   BENCH_APPEND="ARGS"  more guest kernel command line, e.g. tsc=reliable
+#                  (the guest's clock source: development)
+#   (with BENCH_ONLY, BENCH_ATTRS, BENCH_APPEND or MROCE_T_BENCH_PERF,
+#   bench/results.md is kept: the table stays in build/vm/bench)
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -38,11 +40,12 @@ export MROCE_T_BENCH_MATRIX=${BENCH_MATRIX:-1}
 export MROCE_T_BENCH_MATRIX_STACKS=${BENCH_MATRIX_STACKS:-rxe metaroce-roce metaroce}
 export MROCE_T_BENCH_ATTRS=${BENCH_ATTRS:-}
 rc=0
-tools/vm/run.sh --name bench --timeout "${BENCH_TIMEOUT:-3600}" -- \
+tools/vm/run.sh --name bench --timeout "${BENCH_TIMEOUT:-3600}" \
+	${BENCH_APPEND:+--append "$BENCH_APPEND"} -- \
 	tools/bench/bench_guest.sh || rc=$?
 res=build/vm/bench/bench-results.md
 perf=${MROCE_T_BENCH_PERF:-0}
-if [ -s "$res" ] && [ -n "${BENCH_ONLY:-}${BENCH_ATTRS:-}${perf#0}" ]; then
+if [ -s "$res" ] && [ -n "${BENCH_ONLY:-}${BENCH_ATTRS:-}${BENCH_APPEND:-}${perf#0}" ]; then
 	if grep -q '^## Loss and reordering' "$res" &&
 		! tools/bench/chart_loss.sh "$res" build/vm/bench/results-loss.png; then
 		echo "bench: no chart of this partial matrix"
