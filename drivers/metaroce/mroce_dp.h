@@ -156,6 +156,23 @@ struct mroce_hold {
 	bool ahead_ok;
 };
 
+/* Receive WQEs a QP on an SRQ reserves for later messages, at most. */
+#define MROCE_SRQ_AHEAD		16
+
+/*
+ * Receive WQEs an RC QP on an SRQ took for the messages after the one in
+ * progress, in their order (mroce_rqahead.c): a ring of MROCE_SRQ_AHEAD
+ * copies of dp->rwqe_size bytes.
+ * @buf: the copies (NULL: the QP has no SRQ)
+ * @head: ring index of the next message's WQE
+ * @n: WQEs reserved
+ */
+struct mroce_srq_ahead {
+	u8 *buf;
+	u32 head;
+	u32 n;
+};
+
 /* What the peer of a connection showed (mroce_nego.c). */
 enum mroce_nego_peer {
 	MROCE_PEER_UNKNOWN,	/* nothing received yet */
@@ -309,6 +326,7 @@ struct mroce_dpqp {
 	u32 rwqe_size;
 	bool ack_pending;
 	struct mroce_hold hold;
+	struct mroce_srq_ahead srq_ahead;
 
 	struct mroce_nego nego;
 };
@@ -380,6 +398,18 @@ static inline struct metaroce_sge *mroce_swqe_sges(struct mroce_swqe *s)
 static inline u8 *mroce_swqe_inline(struct mroce_swqe *s)
 {
 	return mroce_swqe_entry(s) + sizeof(struct metaroce_send_wqe);
+}
+
+/*
+ * A receive WQE with more SGEs than its queue allows, or than its ring
+ * entry holds, holds no buffer at all.
+ */
+static inline void mroce_rwqe_check_sges(struct metaroce_recv_wqe *w,
+					 u32 max_sge, u32 entry_size)
+{
+	if (w->num_sge > max_sge ||
+	    w->num_sge > (entry_size - sizeof(*w)) / sizeof(struct metaroce_sge))
+		w->num_sge = 0;
 }
 
 static inline bool mroce_qp_is_rc(const struct mroce_qp *qp)
@@ -501,6 +531,7 @@ void mroce_resp_start(struct mroce_dpqp *dp);
 void mroce_resp_refuse(struct mroce_dpqp *dp, u32 psn);
 
 void mroce_resp_execute(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
+int mroce_resp_take_wqe(struct mroce_dpqp *dp, struct metaroce_recv_wqe *w);
 bool mroce_resp_place_ahead(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
 			    u32 d);
 
@@ -513,8 +544,10 @@ void mroce_hold_drain(struct mroce_dpqp *dp);
 bool mroce_hold_ready(const struct mroce_dpqp *dp);
 
 /* mroce_rqahead.c */
-int mroce_rqahead_init(struct mroce_dpqp *dp);
+int mroce_rqahead_init(struct mroce_dpqp *dp, bool srq);
 void mroce_rqahead_fini(struct mroce_dpqp *dp);
+void mroce_rqahead_reset(struct mroce_dpqp *dp);
+bool mroce_rqahead_pop(struct mroce_dpqp *dp);
 void mroce_rqahead_sync(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
 bool mroce_rqahead_place(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
 void mroce_hold_dup(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);

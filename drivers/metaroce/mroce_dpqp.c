@@ -84,8 +84,9 @@ void mroce_dp_qp_destroy(struct mroce_qp *qp)
  * data path follows the transition: RTR starts the responder (expected PSN
  * = rq_psn), RTS the requester (sq_psn), SQD with en_sqd_async_notify arms
  * IB_EVENT_SQ_DRAINED (reported by the task once nothing is outstanding),
- * ERR flushes the receive WQE the responder holds (the verbs layer flushes
- * the rings), RESET forgets everything.
+ * ERR flushes the receive WQEs the responder holds (the one in progress,
+ * those taken from an SRQ for later messages; the verbs layer flushes the
+ * rings), RESET forgets everything.
  */
 void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 		     enum ib_qp_state next, int mask)

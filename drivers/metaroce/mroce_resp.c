@@ -42,7 +42,7 @@ int mroce_resp_init(struct mroce_dpqp *dp, struct ib_qp_init_attr *init)
 		goto err_rwqe;
 	if (mroce_hold_init(dp))
 		goto err_res;
-	if (mroce_rqahead_init(dp))
+	if (mroce_rqahead_init(dp, init->srq))
 		goto err_hold;
 	return 0;
 
@@ -73,6 +73,7 @@ void mroce_resp_reset(struct mroce_dpqp *dp)
 	memset(&dp->rd, 0, sizeof(dp->rd));
 	dp->ack_pending = false;
 	mroce_hold_reset(dp);
+	mroce_rqahead_reset(dp);
 }
 
 /* INIT to RTR: expect rq_psn, with max_dest_rd_atomic resources. */
@@ -86,6 +87,7 @@ void mroce_resp_start(struct mroce_dpqp *dp)
 	memset(&dp->rd, 0, sizeof(dp->rd));
 	dp->ack_pending = false;
 	mroce_hold_reset(dp);
+	mroce_rqahead_reset(dp);
 }
 
 /*
@@ -123,12 +125,18 @@ static void mroce_resp_recv_done(struct mroce_dpqp *dp, u8 status, u8 opcode,
 	mroce_resp_post_rcqe(dp, &cqe, solicited);
 }
 
-/* Entering ERR: the receive WQE the responder holds is flushed. */
+/*
+ * Entering ERR: the receive WQE the responder holds is flushed, then those
+ * it reserved from an SRQ for later messages, in their order.
+ */
 void mroce_resp_flush(struct mroce_dpqp *dp)
 {
 	lockdep_assert_held(&dp->run_lock);
 	dp->rd.active = false;
 	if (dp->msg.have_rwqe)
+		mroce_resp_recv_done(dp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, 0,
+				     0, 0, false);
+	while (mroce_rqahead_pop(dp))
 		mroce_resp_recv_done(dp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, 0,
 				     0, 0, false);
 }
@@ -145,17 +153,21 @@ static void mroce_srq_event(struct mroce_srq *srq)
 		srq->ibsrq.event_handler(&ev, srq->ibsrq.srq_context);
 }
 
-/*
- * Take the next receive WQE of the QP's RQ or SRQ into dp->rwqe.
- * Returns 0, -EAGAIN if none is posted, -EINVAL if the ring is broken.
+/**
+ * mroce_resp_take_wqe() - take the next receive WQE of the RQ or the SRQ
+ * @dp: the QP's data path
+ * @w: where to copy it, dp->rwqe_size bytes
+ *
+ * Fires the SRQ's limit event when the WQE leaves fewer than the limit.
+ *
+ * Return: 0, -EAGAIN if none is posted, -EINVAL if the ring is broken.
  */
-static int mroce_resp_take_rwqe(struct mroce_dpqp *dp)
+int mroce_resp_take_wqe(struct mroce_dpqp *dp, struct metaroce_recv_wqe *w)
 {
 	struct mroce_qp *qp = dp->qp;
 	struct mroce_srq *srq = qp->ibqp.srq ? to_msrq(qp->ibqp.srq) : NULL;
 	struct mroce_kring *ring = srq ? &srq->ring : &qp->rq;
 	spinlock_t *lock = srq ? &srq->lock : &qp->rq_lock;
-	u32 max_sge = srq ? srq->max_sge : qp->cap.max_recv_sge;
 	bool limit = false;
 	unsigned long flags;
 	int err = 0;
@@ -174,7 +186,7 @@ static int mroce_resp_take_rwqe(struct mroce_dpqp *dp)
 		err = n ? -EINVAL : -EAGAIN;
 		goto out;
 	}
-	memcpy(dp->rwqe, mroce_kring_slot(ring, ring->head), ring->entry_size);
+	memcpy(w, mroce_kring_slot(ring, ring->head), ring->entry_size);
 	ring->head++;
 	smp_store_release(&ring->hdr->consumer, ring->head);
 	/* IBTA 10.2.9.4: the limit event fires once, then disarms. */
@@ -188,11 +200,24 @@ out:
 		return err;
 	if (limit)
 		mroce_srq_event(srq);
-	/* A WQE with too many SGEs holds no buffer at all. */
-	if (dp->rwqe->num_sge > max_sge ||
-	    dp->rwqe->num_sge > (ring->entry_size - sizeof(*dp->rwqe)) /
-				sizeof(struct metaroce_sge))
-		dp->rwqe->num_sge = 0;
+	mroce_rwqe_check_sges(w, srq ? srq->max_sge : qp->cap.max_recv_sge,
+			      ring->entry_size);
+	return 0;
+}
+
+/*
+ * Take the receive WQE of the message that starts into dp->rwqe: the one
+ * reserved for it (a QP on an SRQ, mroce_rqahead.c), else the next of the
+ * RQ or SRQ.  Returns as mroce_resp_take_wqe().
+ */
+static int mroce_resp_take_rwqe(struct mroce_dpqp *dp)
+{
+	int err = 0;
+
+	if (!mroce_rqahead_pop(dp))
+		err = mroce_resp_take_wqe(dp, dp->rwqe);
+	if (err)
+		return err;
 	dp->msg.have_rwqe = true;
 	dp->msg.rcv_off = 0;
 	return 0;

@@ -29,7 +29,8 @@
  *
  *   mroce_dpcheck -a DEV -g GIDIDX -b DEV -G GIDIDX -W MIB [-n WRITES]
  *
- *   mroce_dpcheck -a DEV -g GIDIDX -b DEV -G GIDIDX -S [-n SENDS] [-s SEED]
+ *   mroce_dpcheck -a DEV -g GIDIDX -b DEV -G GIDIDX -S [-Q [-E]] [-n SENDS]
+ *                 [-s SEED]
  *
  * -S streams SENDs (some with immediate data) from a to b instead, up to
  * STREAM_DEPTH of them in flight with their receive WQEs posted ahead, of
@@ -38,6 +39,15 @@
  * must put each in the receive WQE its message takes.  Every receive
  * completion is checked in order (wr_id, byte_len, immediate) and its
  * buffer against the bytes that message carried.
+ *
+ * -Q posts b's receive WQEs to an SRQ instead of its QP's receive queue.
+ * -E then moves both QPs to ERR now and then (STREAM_ERR_EVERY), with
+ * SENDs in flight: b's completions must go on in order, the WQEs its
+ * QP had taken (the message in progress and any it took ahead for later
+ * messages) flushed, each exactly once; the rest stay in the SRQ.  Both
+ * QPs are then reset and connected again, and the stream goes on from
+ * the first WQE left in the SRQ, which the next SENDs must land in.  The
+ * last line counts the flushed WQEs and the most one QP held at once.
  *
  * -W measures instead: 64 KiB WRITEs into a MIB-sized region of b, at its
  * start and at its end, alternately in four rounds; the goodput of both
@@ -74,6 +84,7 @@ struct side {
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
+	struct ibv_srq *srq;
 	struct ibv_mr *mr[2];
 	uint8_t *buf;
 	union ibv_gid gid;
@@ -86,6 +97,8 @@ static int failures;
 /* SIGUSR1: end after the current iteration (faults.sh) */
 static volatile sig_atomic_t stop;
 static bool uc;
+/* -Q: b receives through an SRQ; -E: and its QP errs now and then */
+static bool use_srq, errs;
 /* IP traffic class (DSCP and ECN bits) of both QPs' paths, -t */
 static unsigned int tclass;
 /* Local ACK timeout of both QPs, -T */
@@ -118,7 +131,7 @@ static uint64_t fnv_add(uint64_t h, const uint8_t *p, size_t len)
 
 #define FNV_INIT 0xcbf29ce484222325ULL
 
-static void setup(struct side *s)
+static void setup(struct side *s, bool want_srq)
 {
 	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 		     IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
@@ -138,7 +151,16 @@ static void setup(struct side *s)
 	s->mr[0] = ibv_reg_mr(s->pd, s->buf, BUF_SIZE / 2, access);
 	s->mr[1] = ibv_reg_mr(s->pd, s->buf + BUF_SIZE / 2, BUF_SIZE / 2,
 			      access);
-	s->qp = vt_create_qp(s->pd, s->cq, NULL,
+	if (want_srq) {
+		struct ibv_srq_init_attr sa = {
+			.attr = { .max_wr = 64, .max_sge = MAX_SGE },
+		};
+
+		s->srq = ibv_create_srq(s->pd, &sa);
+		if (!s->srq)
+			vt_bail("create_srq");
+	}
+	s->qp = vt_create_qp(s->pd, s->cq, s->srq,
 			     uc ? IBV_QPT_UC : IBV_QPT_RC, &cap);
 	if (!s->mr[0] || !s->mr[1] || !s->qp)
 		vt_bail("mr/qp");
@@ -478,10 +500,68 @@ static int stream_check(struct side *b, const struct ibv_wc *wc, uint32_t i)
 	return 0;
 }
 
+/*
+ * -E: SENDs received between two moves to ERR, at least.  The move comes
+ * when half the stream is sent and not received yet: under netem delay
+ * and reordering (sack.sh) some of those wait behind a hole at times, and
+ * then b's QP has taken the WQEs of the later ones ahead.  How often it
+ * catches such a moment depends on timing: the last line says.
+ */
+#define STREAM_ERR_EVERY	200
+
+/*
+ * -E: both QPs to ERR with SENDs in flight.  b's completions up to the last
+ * WQE its QP took are checked (received ones against their data, then
+ * only flushed ones, each WQE once, in order); both QPs are reset and
+ * connected again, and the stream goes on from *rdone, the first WQE
+ * still in the SRQ.  0 or -1.
+ */
+static int stream_err(struct side *a, struct side *b, uint32_t *rdone,
+		      uint32_t *flushed, uint32_t *most)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+	uint32_t n = 0, idle = 0;
+	struct ibv_wc wc;
+
+	if (ibv_modify_qp(b->qp, &attr, IBV_QP_STATE) ||
+	    ibv_modify_qp(a->qp, &attr, IBV_QP_STATE))
+		vt_bail("modify_qp ERR");
+	/* b's flush completions are in its CQ when modify_qp returns */
+	while (ibv_poll_cq(b->cq, 1, &wc) > 0) {
+		if (wc.status == IBV_WC_WR_FLUSH_ERR && wc.wr_id == *rdone) {
+			n++;
+		} else if (wc.status == IBV_WC_WR_FLUSH_ERR || n) {
+			printf("FAIL QP to ERR: WQE %" PRIu64 " completed (%s) where %u was due%s\n",
+			       wc.wr_id, ibv_wc_status_str(wc.status), *rdone,
+			       n ? " flushed" : "");
+			return -1;
+		} else if (stream_check(b, &wc, *rdone)) {
+			return -1;
+		}
+		(*rdone)++;
+	}
+	/* a's: sent or flushed alike, the stream sends again from *rdone */
+	while (idle < 1000)
+		idle = ibv_poll_cq(a->cq, 1, &wc) > 0 ? 0 : idle + 1;
+	attr.qp_state = IBV_QPS_RESET;
+	if (ibv_modify_qp(a->qp, &attr, IBV_QP_STATE) ||
+	    ibv_modify_qp(b->qp, &attr, IBV_QP_STATE))
+		vt_bail("modify_qp RESET");
+	a->psn = rnd(1u << 24);
+	b->psn = rnd(1u << 24);
+	connect_qp(a, b);
+	connect_qp(b, a);
+	*flushed += n;
+	if (n > *most)
+		*most = n;
+	return 0;
+}
+
 /* @n SENDs from a to b, each checked; the exit status. */
 static int stream(struct side *a, struct side *b, uint32_t n)
 {
 	uint32_t rposted = 0, sposted = 0, rdone = 0, sdone = 0;
+	uint32_t nerr = 0, flushed = 0, most = 0, err_at = STREAM_ERR_EVERY;
 	struct ibv_recv_wr rwr = { .num_sge = 1 }, *rbad;
 	struct ibv_send_wr wr = { .num_sge = 1 }, *bad;
 	double last = now_s();
@@ -494,7 +574,8 @@ static int stream(struct side *a, struct side *b, uint32_t n)
 			memset((void *)(uintptr_t)sge.addr, 0xa5, STREAM_SLOT);
 			rwr.wr_id = rposted;
 			rwr.sg_list = &sge;
-			if (ibv_post_recv(b->qp, &rwr, &rbad))
+			if (b->srq ? ibv_post_srq_recv(b->srq, &rwr, &rbad) :
+				     ibv_post_recv(b->qp, &rwr, &rbad))
 				vt_bail("post_recv");
 			rposted++;
 		}
@@ -528,14 +609,26 @@ static int stream(struct side *a, struct side *b, uint32_t n)
 			rdone++;
 			last = now_s();
 		}
+		if (errs && !stop && rdone >= err_at &&
+		    sposted - rdone >= STREAM_DEPTH / 2) {
+			if (stream_err(a, b, &rdone, &flushed, &most))
+				return 1;
+			nerr++;
+			sposted = sdone = rdone;
+			err_at = rdone + STREAM_ERR_EVERY;
+		}
 		if (now_s() - last > 60) {
 			printf("FAIL no completion for 60 s (%u of %u SENDs received)\n",
 			       rdone, sposted);
 			return 1;
 		}
 	}
-	printf("%u SENDs streamed %s->%s, every one checked, 0 failures\n",
-	       rdone, a->name, b->name);
+	printf("%u SENDs streamed %s->%s%s, every one checked, 0 failures",
+	       rdone, a->name, b->name, b->srq ? " (SRQ)" : "");
+	if (errs)
+		printf("; QPs to ERR %u times, %u WQEs flushed, at most %u at once",
+		       nerr, flushed, most);
+	printf("\n");
 	return 0;
 }
 
@@ -668,7 +761,7 @@ int main(int argc, char **argv)
 	bool lat = false, sends = false;
 
 	seed = time(NULL);
-	while ((c = getopt(argc, argv, "a:b:g:G:Ln:o:s:St:T:uW:")) != -1) {
+	while ((c = getopt(argc, argv, "a:b:EG:g:Ln:o:Qs:St:T:uW:")) != -1) {
 		switch (c) {
 		case 'a': a.name = optarg; break;
 		case 'b': b.name = optarg; break;
@@ -681,6 +774,8 @@ int main(int argc, char **argv)
 			break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 'S': sends = true; break;
+		case 'Q': use_srq = true; break;
+		case 'E': errs = true; break;
 		case 't': tclass = strtoul(optarg, NULL, 0) & 0xff; break;
 		case 'T': ack_timeout = strtoul(optarg, NULL, 0) & 0x1f; break;
 		case 'u': uc = true; break;
@@ -690,12 +785,13 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!a.name || !b.name || a.gid_idx < 0 || b.gid_idx < 0 ||
-	    (uc && !(op_mask & 0xf)))
+	    (uc && !(op_mask & 0xf)) || (use_srq && !sends) ||
+	    (errs && !use_srq))
 		goto usage;
 	printf("seed %u\n", seed);
 	signal(SIGUSR1, on_usr1);
-	setup(&a);
-	setup(&b);
+	setup(&a, false);
+	setup(&b, use_srq);
 	connect_qp(&a, &b);
 	connect_qp(&b, &a);
 	if (bench_mib)
@@ -715,7 +811,7 @@ int main(int argc, char **argv)
 	       counts[1], a.name, b.name, counts[0], b.name, a.name, failures);
 	return failures ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-T TIMEOUT] [-u] [-o send,write,read,atomic] [-S] [-W MIB] [-L]\n",
+	fprintf(stderr, "usage: %s -a DEV -g GIDIDX -b DEV -G GIDIDX [-n ITERS] [-s SEED] [-t TCLASS] [-T TIMEOUT] [-u] [-o send,write,read,atomic] [-S [-Q [-E]]] [-W MIB] [-L]\n",
 		argv[0]);
 	return 2;
 }

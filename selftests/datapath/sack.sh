@@ -13,7 +13,8 @@
 #    packets among them that continue the message in progress at once
 #    (ooo_placed) and sent no NAK (tx_naks unchanged): nothing goes back N;
 #    with SENDs in flight (mroce_dpcheck -S), the held SEND packets of
-#    later messages are placed too, in the receive WQE each message takes;
+#    later messages are placed too, in the receive WQE each message takes,
+#    also from an SRQ, whose WQEs a QP that enters ERR flushes each once;
 #    a READ asked again asks for its missing responses only, not for the
 #    rest of the READ (tx_read_resends, a few per READ asked again);
 #  - the same, all kinds of request at once, at loss 0.1%, 1%, 5% and 10%,
@@ -74,13 +75,14 @@ grew() {
 some_none() {
 	[ "$1" -gt 0 ] && [ "$2" -eq 0 ]
 }
-# switched MODE: both QPs in mode MODE, and, for metaroce, both directions
-# past their switch PSN (each QP shows the peer's).
+# switched MODE [N]: both QPs in mode MODE, and, for metaroce, N directions
+# (default 2) past their switch PSN (each QP shows the peer's).
 switched() {
 	local out
 	out=$(rdma res show qp -dd 2>/dev/null | grep "drv_mode $1 ")
 	[ "$(echo "$out" | grep -c "drv_mode $1 ")" -ge 2 ] || return 1
-	[ "$1" != metaroce ] || [ "$(echo "$out" | grep -c "mode-rx-psn")" -ge 2 ]
+	[ "$1" != metaroce ] ||
+		[ "$(echo "$out" | grep -c "mode-rx-psn")" -ge "${2:-2}" ]
 }
 gone() {
 	! kill -0 "$1" 2>/dev/null
@@ -130,11 +132,13 @@ run() {
 	local desc=$1 ops=$2 mode=$3 seed=$RANDOM pid rc log what=(-o "$2")
 	shift 3
 	[ "$ops" = stream ] && what=(-S)
+	[ "$ops" = srqstream ] && what=(-S -Q -E)
 	log=$DP_LOGS/sack-$seed.log
-	"$BIN" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -n 100000000 \
+		"$BIN" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -n 100000000 \
 		"${what[@]}" -s "$seed" >"$log" 2>&1 &
 	pid=$!
-	busywait 30000 switched "$mode" ||
+	# a stream goes one way: only b's QP receives MetaRoCE packets
+	busywait 30000 switched "$mode" "$([ "${what[0]}" = -S ] && echo 1)" ||
 		echo "#   QPs not both in mode $mode: $(rdma res show qp -dd | grep -o 'drv_mode [a-z]*' | tr '\n' ' ')"
 	trace_on
 	BEFORE=$(snap)
@@ -201,6 +205,17 @@ t_check "metaroce mode, loss 3%: SEND and WRITE packets placed on arrival ($plac
 run "metaroce mode, loss 3%, a stream of SENDs" stream metaroce loss 3%
 held=$(grew out_of_sequence) placed=$(grew ooo_placed)
 t_check "metaroce mode, loss 3%: held SEND packets of later messages placed on arrival too ($placed of $held)" \
+	[ "$held" -gt 0 -a "$((placed * 10))" -ge "$((held * 8))" ]
+# The same with b's receive WQEs in an SRQ, under reordering: its QP
+# takes the WQEs of later messages from the SRQ when their packets come,
+# and keeps them for them.  Now and then, with SENDs in flight, both QPs go
+# to ERR: the WQEs b's QP took, ahead or not, complete flushed, each once
+# and in order, and after a reset the next SENDs land in the first WQE
+# left in the SRQ (mroce_dpcheck -E; it counts the WQEs flushed at once,
+# more than one when it caught the QP holding WQEs for later messages).
+run "metaroce mode, reordering, a stream of SENDs to an SRQ, QPs to ERR now and then" srqstream metaroce delay 1ms reorder 25% 50%
+held=$(grew out_of_sequence) placed=$(grew ooo_placed)
+t_check "metaroce mode, reordering, SRQ: held SEND packets of later messages placed on arrival ($placed of $held)" \
 	[ "$held" -gt 0 -a "$((placed * 10))" -ge "$((held * 8))" ]
 
 # ---- ACK coalescing
