@@ -187,6 +187,31 @@ TEST(sb_sacked_split_read)
 	EXPECT_EQ(sb.sacked, 0);
 }
 
+/*
+ * A READ lost from its middle on, then found lost from an earlier PSN (a
+ * hole before the first): one lost unit, lost from there (found by
+ * fuzz_reqwin: lost units plus SACKED PSNs went past the PSNs in flight).
+ */
+TEST(sb_lose_answer_lost_tail)
+{
+	struct mroce_sb sb;
+	u32 psn;
+
+	mroce_sb_init(&sb);
+	mroce_sb_sent(&sb, 10, 8, 1, 100);		/* READ 10..17 */
+	EXPECT_TRUE(mroce_sb_lose_answer(&sb, 14));
+	EXPECT_EQ(sb.lost, 1);
+	EXPECT_EQ(mroce_sb_at(&sb, 12)->state, MROCE_SB_INFLIGHT);
+	EXPECT_TRUE(mroce_sb_lose_answer(&sb, 12));	/* from 12 now */
+	EXPECT_EQ(sb.lost, 1);			/* one unit still */
+	EXPECT_FALSE(mroce_sb_lose_answer(&sb, 13));	/* lost already */
+	EXPECT_EQ(mroce_sb_at(&sb, 12)->state, MROCE_SB_LOST);
+	EXPECT_TRUE(mroce_sb_next_lost(&sb, 10, 18, &psn));
+	EXPECT_EQ(psn, 12);
+	mroce_sb_acked(&sb, 10, 18);
+	EXPECT_EQ(sb.lost, 0);
+}
+
 TEST(sr_hole_resent_alone)
 {
 	struct mroce_reqwin w;

@@ -317,23 +317,31 @@ void mroce_sb_reported(struct mroce_sb *sb, u32 from, u32 to)
  * held) may still have lost responses: unlike mroce_sb_lose_unit() and
  * mroce_sb_lose(), this loses a SACKED unit too.
  *
- * Return: true when the unit is now lost and was not before; false also
+ * A unit already lost from a later PSN on (its tail) is lost from @psn
+ * now, and still counts once in @lost.
+ *
+ * Return: true when the unit is now lost from @psn and was not; false also
  * when @psn's slot holds no unit that takes @psn (a unit wider than the
  * ring alone in flight is on it).
  */
 bool mroce_sb_lose_answer(struct mroce_sb *sb, u32 psn)
 {
 	struct mroce_sb_ent *e = mroce_sb_slot(sb, psn);
+	bool was_lost;
+	u32 end;
 
 	if (!mroce_psn_in_window(psn, e->head, e->npsn) ||
 	    (e->state != MROCE_SB_INFLIGHT && e->state != MROCE_SB_RESENT &&
 	     e->state != MROCE_SB_SACKED))
 		return false;
+	end = mroce_sb_end(e, psn);
+	/* lost already from a later PSN on: lost from @psn now, counted once */
+	was_lost = mroce_sb_unit_lost(sb, end);
 	if (!sb->lost || mroce_psn_before(psn, sb->rtx))
 		sb->rtx = psn;
-	mroce_sb_set(sb, psn, mroce_sb_end(e, psn), MROCE_SB_LOST,
-		     MROCE_SB_F_ANSWER);
-	sb->lost++;
+	mroce_sb_set(sb, psn, end, MROCE_SB_LOST, MROCE_SB_F_ANSWER);
+	if (!was_lost)
+		sb->lost++;
 	return true;
 }
 
