@@ -57,7 +57,7 @@ void mroce_hold_reset(struct mroce_dpqp *dp)
 	dp->hold.ts_echo = 0;
 	dp->hold.unacked = 0;
 	dp->hold.ack_due = 0;
-	dp->hold.ahead_ok = false;
+	mroce_rqahead_reset(dp);
 }
 
 void mroce_hold_fini(struct mroce_dpqp *dp)

@@ -73,7 +73,6 @@ void mroce_resp_reset(struct mroce_dpqp *dp)
 	memset(&dp->rd, 0, sizeof(dp->rd));
 	dp->ack_pending = false;
 	mroce_hold_reset(dp);
-	mroce_rqahead_reset(dp);
 }
 
 /* INIT to RTR: expect rq_psn, with max_dest_rd_atomic resources. */
@@ -87,7 +86,6 @@ void mroce_resp_start(struct mroce_dpqp *dp)
 	memset(&dp->rd, 0, sizeof(dp->rd));
 	dp->ack_pending = false;
 	mroce_hold_reset(dp);
-	mroce_rqahead_reset(dp);
 }
 
 /*

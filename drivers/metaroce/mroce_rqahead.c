@@ -67,9 +67,13 @@ static struct metaroce_recv_wqe *mroce_srq_ahead_wqe(struct mroce_dpqp *dp,
 			(r->head + i) % MROCE_SRQ_AHEAD * dp->rwqe_size);
 }
 
-/* QP reset: the reserved WQEs are dropped with the rest of its state. */
+/*
+ * QP reset (mroce_hold_reset()): the cached RQ copy is stale, the reserved
+ * SRQ WQEs are dropped with the rest of the QP's state.
+ */
 void mroce_rqahead_reset(struct mroce_dpqp *dp)
 {
+	dp->hold.ahead_ok = false;
 	dp->srq_ahead.head = 0;
 	dp->srq_ahead.n = 0;
 }
