@@ -78,6 +78,10 @@ enum mroce_counter {
 	MROCE_CNT_OOO_PLACED,
 	MROCE_CNT_TX_SACK_ACKS,
 	MROCE_CNT_TX_READ_RESENDS,
+	/* ECN notification point, CNPs received (mroce_ecn.c) */
+	MROCE_CNT_NP_ECN_MARKED,
+	MROCE_CNT_NP_CNP_SENT,
+	MROCE_CNT_RP_CNP_IGNORED,
 	MROCE_NUM_COUNTERS
 };
 
@@ -133,6 +137,14 @@ struct mroce_net_port;
  *	READ_ONCE, read when a connection's span starts)
  * @rto_min_ns: ... and its RTO is at least this long (sysfs
  *	metaroce_rto_min_us; READ_ONCE, read when a connection's span starts)
+ * @ecn: data packets whose AV leaves the ECN bits clear go out ECT(0)
+ *	(sysfs metaroce_ecn; READ_ONCE, read per packet)
+ * @np_enable: a CE-marked packet of a connected QP is answered with a CNP
+ *	(sysfs metaroce_np_enable; READ_ONCE)
+ * @np_cnp_gap_ns: ... at most one per QP this often (sysfs
+ *	metaroce_np_min_time_between_cnps, in microseconds; READ_ONCE)
+ * @cnp_dscp: the DSCP of the CNPs it sends (sysfs metaroce_cnp_dscp;
+ *	READ_ONCE)
  * @res: verbs object tables (mroce_res.h)
  */
 struct mroce_dev {
@@ -158,6 +170,10 @@ struct mroce_dev {
 	u32 ack_delay_ns;
 	u32 sr_pipe;
 	u32 rto_min_ns;
+	u32 ecn;
+	u32 np_enable;
+	u32 np_cnp_gap_ns;
+	u32 cnp_dscp;
 	struct mroce_res res;
 };
 

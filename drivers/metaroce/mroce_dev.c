@@ -59,6 +59,9 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_OOO_PLACED] = { .name = "ooo_placed" },
 	[MROCE_CNT_TX_SACK_ACKS] = { .name = "tx_sack_acks" },
 	[MROCE_CNT_TX_READ_RESENDS] = { .name = "tx_read_resends" },
+	[MROCE_CNT_NP_ECN_MARKED] = { .name = "np_ecn_marked_roce_packets" },
+	[MROCE_CNT_NP_CNP_SENT] = { .name = "np_cnp_sent" },
+	[MROCE_CNT_RP_CNP_IGNORED] = { .name = "rp_cnp_ignored" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)
@@ -437,6 +440,10 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 	mdev->ack_delay_ns = MROCE_ACK_DELAY_US * NSEC_PER_USEC;
 	mdev->sr_pipe = MROCE_SR_PIPE;
 	mdev->rto_min_ns = MROCE_RTO_MIN_US * NSEC_PER_USEC;
+	mdev->ecn = true;
+	mdev->np_enable = true;
+	mdev->np_cnp_gap_ns = MROCE_NP_CNP_GAP_US * NSEC_PER_USEC;
+	mdev->cnp_dscp = MROCE_CNP_DSCP;
 	mport = mroce_net_get(mdev->net, mdev);
 	if (IS_ERR(mport)) {
 		err = PTR_ERR(mport);

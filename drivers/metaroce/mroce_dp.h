@@ -274,6 +274,8 @@ enum mroce_task_flags {
  * @ack_pending: an ACK must be sent at the end of this run
  * @next_psn_ud: next PSN of a UD or UC QP (no window: nothing is resent)
  * @nego: transport mode negotiation (RC and UC)
+ * @np_cnp_at: when the QP last sent a CNP (mroce_ecn.c)
+ * @np_cnp_sent: it has sent one since it was created
  * @req_failed: a WQE failed locally; no WQE after it starts (IBTA 10.8.3.3:
  *	the QP goes to ERR once it is the oldest, which flushes the rest)
  */
@@ -329,6 +331,8 @@ struct mroce_dpqp {
 	struct mroce_srq_ahead srq_ahead;
 
 	struct mroce_nego nego;
+	u64 np_cnp_at;
+	bool np_cnp_sent;
 };
 
 /*
@@ -553,6 +557,9 @@ bool mroce_rqahead_place(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
 void mroce_hold_dup(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
 void mroce_hold_ack_check(struct mroce_dpqp *dp);
 int mroce_hold_ack(struct mroce_dpqp *dp);
+
+/* mroce_ecn.c */
+bool mroce_ecn_rx(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
 
 /* mroce_nego.c */
 void mroce_nego_start(struct mroce_dpqp *dp);

@@ -31,6 +31,7 @@
  */
 #include <linux/inetdevice.h>
 #include <linux/netdevice.h>
+#include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
 #include <net/ip6_checksum.h>
@@ -383,7 +384,8 @@ static void mroce_tx_integrity(struct mroce_dev *mdev, struct sk_buff *skb,
 
 /* Caller disabled BH (dst_cache is per CPU).  Consumes @skb. */
 static int mroce_tx_ipv4(struct mroce_dev *mdev, const struct mroce_av *av,
-			 struct dst_cache *dst, struct sk_buff *skb, bool csum)
+			 struct dst_cache *dst, struct sk_buff *skb, u8 tos,
+			 bool csum)
 {
 	struct rtable *rt = NULL;
 	struct iphdr *iph;
@@ -416,7 +418,7 @@ static int mroce_tx_ipv4(struct mroce_dev *mdev, const struct mroce_av *av,
 	skb_reset_network_header(skb);
 	iph->version = 4;
 	iph->ihl = sizeof(*iph) / 4;
-	iph->tos = av->traffic_class;
+	iph->tos = tos;
 	iph->tot_len = htons(skb->len);
 	iph->frag_off = htons(IP_DF);
 	iph->ttl = av->hop_limit;
@@ -433,7 +435,8 @@ static int mroce_tx_ipv4(struct mroce_dev *mdev, const struct mroce_av *av,
 
 /* Caller disabled BH.  Consumes @skb. */
 static int mroce_tx_ipv6(struct mroce_dev *mdev, const struct mroce_av *av,
-			 struct dst_cache *dst, struct sk_buff *skb, bool csum)
+			 struct dst_cache *dst, struct sk_buff *skb, u8 tos,
+			 bool csum)
 {
 	struct sock *sk = mdev->mport->sock6 ? mdev->mport->sock6->sk : NULL;
 	struct dst_entry *d = NULL;
@@ -468,7 +471,7 @@ static int mroce_tx_ipv6(struct mroce_dev *mdev, const struct mroce_av *av,
 
 	ip6h = skb_push(skb, sizeof(*ip6h));
 	skb_reset_network_header(skb);
-	ip6_flow_hdr(ip6h, av->traffic_class, htonl(av->flow_label));
+	ip6_flow_hdr(ip6h, tos, htonl(av->flow_label));
 	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
 	ip6h->nexthdr = IPPROTO_UDP;
 	ip6h->hop_limit = av->hop_limit;
@@ -481,6 +484,33 @@ static int mroce_tx_ipv6(struct mroce_dev *mdev, const struct mroce_av *av,
 }
 
 /*
+ * The IP traffic class (DSCP and ECN bits) of a packet with BTH opcode
+ * @opcode: the AV's, except that while metaroce_ecn is on, packets that
+ * carry requests or READ responses are ECN-capable, ECT(0), if the AV
+ * leaves the ECN bits clear, so a congested switch marks them instead of
+ * dropping them (RFC 3168).  ACKs and NAKs stay as the AV says (a mark on
+ * them would slow the other direction), and CNPs go with
+ * metaroce_cnp_dscp, not ECN-capable (nothing answers a marked CNP).
+ */
+static u8 mroce_tx_tos(const struct mroce_dev *mdev,
+		       const struct mroce_av *av, u8 opcode)
+{
+	u8 tos = av->traffic_class;
+
+	switch (opcode) {
+	case MROCE_OP_CNP:
+		return READ_ONCE(mdev->cnp_dscp) << 2;
+	case MROCE_OP_RC_ACKNOWLEDGE:
+	case MROCE_OP_RC_ATOMIC_ACKNOWLEDGE:
+	case MROCE_XOP_ACK:
+		return tos;
+	}
+	if (!(tos & INET_ECN_MASK) && READ_ONCE(mdev->ecn))
+		tos |= INET_ECN_ECT_0;
+	return tos;
+}
+
+/*
  * Add UDP and IP to a packet whose transport headers are written, protect
  * it (ICRC, or the UDP checksum when @csum) and transmit.
  */
@@ -488,6 +518,7 @@ static int mroce_tx_out(struct mroce_dev *mdev, const struct mroce_av *av,
 			struct dst_cache *dst, u16 sport, struct sk_buff *skb,
 			bool csum)
 {
+	u8 tos = mroce_tx_tos(mdev, av, skb->data[0]);
 	struct udphdr *uh;
 	int err;
 
@@ -500,9 +531,9 @@ static int mroce_tx_out(struct mroce_dev *mdev, const struct mroce_av *av,
 
 	local_bh_disable();
 	if (av->network_type == RDMA_NETWORK_IPV6)
-		err = mroce_tx_ipv6(mdev, av, dst, skb, csum);
+		err = mroce_tx_ipv6(mdev, av, dst, skb, tos, csum);
 	else
-		err = mroce_tx_ipv4(mdev, av, dst, skb, csum);
+		err = mroce_tx_ipv4(mdev, av, dst, skb, tos, csum);
 	local_bh_enable();
 	if (err < 0)
 		return err;

@@ -86,4 +86,14 @@
 #define MROCE_RTO_MIN_US_MIN	100
 #define MROCE_RTO_MIN_US_MAX	100000
 
+/*
+ * ECN notification point (mroce_ecn.c): at most one CNP per QP every
+ * MROCE_NP_CNP_GAP_US microseconds (sysfs
+ * metaroce_np_min_time_between_cnps, 0 to the maximum: 0 answers every
+ * CE-marked packet), sent with DSCP MROCE_CNP_DSCP (metaroce_cnp_dscp).
+ */
+#define MROCE_NP_CNP_GAP_US	4
+#define MROCE_NP_CNP_GAP_US_MAX	1000000
+#define MROCE_CNP_DSCP		48
+
 #endif /* MROCE_PARAM_H */

@@ -256,6 +256,10 @@ void mroce_recv_one(struct mroce_dpqp *dp, struct sk_buff *skb,
 		kfree_skb(skb);
 		return;
 	}
+	if (mroce_ecn_rx(dp, &pkt)) {
+		consume_skb(skb);
+		return;
+	}
 	if (mroce_nego_rx(dp, &pkt)) {
 		kfree_skb(skb);
 		return;

@@ -193,6 +193,19 @@ MROCE_U32_ATTR(rto_min_us, rto_min_ns, MROCE_RTO_MIN_US_MIN,
 	       MROCE_RTO_MIN_US_MAX, NSEC_PER_USEC);
 
 /*
+ * ECN (Documentation/wire.rst, "ECN and CNPs"): data packets ECN-capable
+ * (metaroce_ecn); CE-marked packets answered with CNPs
+ * (metaroce_np_enable), at most one per QP every
+ * metaroce_np_min_time_between_cnps microseconds, with DSCP
+ * metaroce_cnp_dscp: mlx5's roce_np knobs of the same names.
+ */
+MROCE_U32_ATTR(ecn, ecn, 0, 1, 1);
+MROCE_U32_ATTR(np_enable, np_enable, 0, 1, 1);
+MROCE_U32_ATTR(np_min_time_between_cnps, np_cnp_gap_ns, 0,
+	       MROCE_NP_CNP_GAP_US_MAX, NSEC_PER_USEC);
+MROCE_U32_ATTR(cnp_dscp, cnp_dscp, 0, 63, 1);
+
+/*
  * Resource limits, one attribute each: metaroce_max_qp, ... (mroce_limits.c).
  */
 #define MROCE_LIMIT_ATTR(_name, _lim)					\
@@ -233,6 +246,10 @@ static struct attribute *mroce_dev_attrs[] = {
 	&dev_attr_metaroce_ack_delay_us.attr,
 	&dev_attr_metaroce_sr_pipe.attr,
 	&dev_attr_metaroce_rto_min_us.attr,
+	&dev_attr_metaroce_ecn.attr,
+	&dev_attr_metaroce_np_enable.attr,
+	&dev_attr_metaroce_np_min_time_between_cnps.attr,
+	&dev_attr_metaroce_cnp_dscp.attr,
 	&dev_attr_metaroce_max_qp.attr,
 	&dev_attr_metaroce_max_cq.attr,
 	&dev_attr_metaroce_max_cqe.attr,
