@@ -356,6 +356,22 @@ dp_counters() {
 	rdma statistic show link "$1/1" 2>/dev/null | tr -s ' ' | cut -d' ' -f3- | head -c 400
 }
 
+# trace_setup EVENTS: enable tracepoints EVENTS (a directory under tracefs'
+# events/, e.g. metaroce or metaroce/mroce_rp_rate) for the rest of the
+# test, before any traffic: switching a tracepoint patches kernel text on
+# every CPU, which under QEMU TCG with traffic running once left a CPU
+# looping in the patch's int3 (faults.sh); without recording command names
+# the scheduler's tracepoints are not patched either.  Sets TR (tracefs);
+# false when the kernel has no such events.
+trace_setup() {
+	TR=/sys/kernel/tracing
+	[ -d "$TR/events" ] || mount -t tracefs nodev "$TR" 2>/dev/null
+	[ -d "$TR/events/$1" ] || return 1
+	echo 0 >"$TR/options/record-cmd" 2>/dev/null
+	echo 1 >"$TR/events/$1/enable"
+	defer "echo 0 >$TR/events/$1/enable"
+}
+
 # ---- two RDMA devices joined by a veth, and client/server runs
 #
 #   mm:  MetaRoCE in namespace A <-veth-> MetaRoCE in namespace B

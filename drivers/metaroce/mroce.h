@@ -25,6 +25,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "mroce_res.h"
+#include "core/mroce_dcqcn.h"
 
 #define MROCE_DRV_NAME		"metaroce"
 #define MROCE_LINK_TYPE		"metaroce"
@@ -82,6 +83,7 @@ enum mroce_counter {
 	MROCE_CNT_NP_ECN_MARKED,
 	MROCE_CNT_NP_CNP_SENT,
 	MROCE_CNT_RP_CNP_IGNORED,
+	MROCE_CNT_RP_CNP_HANDLED,
 	MROCE_NUM_COUNTERS
 };
 
@@ -145,6 +147,10 @@ struct mroce_net_port;
  *	metaroce_np_min_time_between_cnps, in microseconds; READ_ONCE)
  * @cnp_dscp: the DSCP of the CNPs it sends (sysfs metaroce_cnp_dscp;
  *	READ_ONCE)
+ * @rp_enable: RC requesters slow down on CNPs (sysfs metaroce_rp_enable;
+ *	READ_ONCE)
+ * @dcqcn: their DCQCN parameters (sysfs metaroce_rpg_*, metaroce_dce_*,
+ *	...; each u32 read as it is used, a change applies at once)
  * @res: verbs object tables (mroce_res.h)
  */
 struct mroce_dev {
@@ -174,6 +180,8 @@ struct mroce_dev {
 	u32 np_enable;
 	u32 np_cnp_gap_ns;
 	u32 cnp_dscp;
+	u32 rp_enable;
+	struct mroce_dcqcn_params dcqcn;
 	struct mroce_res res;
 };
 

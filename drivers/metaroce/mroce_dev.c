@@ -62,6 +62,7 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_NP_ECN_MARKED] = { .name = "np_ecn_marked_roce_packets" },
 	[MROCE_CNT_NP_CNP_SENT] = { .name = "np_cnp_sent" },
 	[MROCE_CNT_RP_CNP_IGNORED] = { .name = "rp_cnp_ignored" },
+	[MROCE_CNT_RP_CNP_HANDLED] = { .name = "rp_cnp_handled" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)
@@ -444,6 +445,8 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 	mdev->np_enable = true;
 	mdev->np_cnp_gap_ns = MROCE_NP_CNP_GAP_US * NSEC_PER_USEC;
 	mdev->cnp_dscp = MROCE_CNP_DSCP;
+	mdev->rp_enable = true;
+	mroce_dcqcn_params_default(&mdev->dcqcn);
 	mport = mroce_net_get(mdev->net, mdev);
 	if (IS_ERR(mport)) {
 		err = PTR_ERR(mport);

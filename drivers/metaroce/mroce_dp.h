@@ -44,6 +44,7 @@
 #include <rdma/ib_mad.h>
 
 #include "mroce_verbs.h"
+#include "core/mroce_dcqcn.h"
 #include "core/mroce_ext.h"
 #include "core/mroce_hdr.h"
 #include "core/mroce_reqwin.h"
@@ -276,6 +277,9 @@ enum mroce_task_flags {
  * @nego: transport mode negotiation (RC and UC)
  * @np_cnp_at: when the QP last sent a CNP (mroce_ecn.c)
  * @np_cnp_sent: it has sent one since it was created
+ * @dcqcn: DCQCN reaction point of the requester (mroce_rp.c)
+ * @pace_next: while throttled, when the next request packet is due
+ * @pace_wait: the requester stopped for it; the task's timer is armed
  * @req_failed: a WQE failed locally; no WQE after it starts (IBTA 10.8.3.3:
  *	the QP goes to ERR once it is the oldest, which flushes the rest)
  */
@@ -333,6 +337,9 @@ struct mroce_dpqp {
 	struct mroce_nego nego;
 	u64 np_cnp_at;
 	bool np_cnp_sent;
+	struct mroce_dcqcn dcqcn;
+	u64 pace_next;
+	bool pace_wait;
 };
 
 /*
@@ -560,6 +567,12 @@ int mroce_hold_ack(struct mroce_dpqp *dp);
 
 /* mroce_ecn.c */
 bool mroce_ecn_rx(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
+
+/* mroce_rp.c */
+void mroce_rp_reset(struct mroce_dpqp *dp);
+bool mroce_rp_cnp(struct mroce_dpqp *dp);
+bool mroce_rp_wait(struct mroce_dpqp *dp, u64 now);
+void mroce_rp_sent(struct mroce_dpqp *dp, u32 bytes, u64 now);
 
 /* mroce_nego.c */
 void mroce_nego_start(struct mroce_dpqp *dp);

@@ -64,7 +64,8 @@ bool mroce_ecn_rx(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt)
 
 	lockdep_assert_held(&dp->run_lock);
 	if (pkt->lo.op->flags & MROCE_OPF_CNP) {
-		mroce_count(mdev, MROCE_CNT_RP_CNP_IGNORED);
+		mroce_count(mdev, mroce_rp_cnp(dp) ? MROCE_CNT_RP_CNP_HANDLED :
+						    MROCE_CNT_RP_CNP_IGNORED);
 		return true;
 	}
 	if (!mroce_ecn_ce(pkt))

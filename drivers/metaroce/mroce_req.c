@@ -58,6 +58,7 @@ void mroce_req_reset(struct mroce_dpqp *dp)
 	dp->rd_gap = false;
 	dp->req_failed = false;
 	memset(&dp->win, 0, sizeof(dp->win));
+	mroce_rp_reset(dp);
 }
 
 /* RTR to RTS: the requester starts at sq_psn (IBTA 10.3.1, table 91). */
@@ -82,6 +83,7 @@ void mroce_req_start(struct mroce_dpqp *dp)
 	dp->rd_atomic = 0;
 	dp->pkts_noack = 0;
 	dp->req_failed = false;
+	mroce_rp_reset(dp);
 }
 
 /*
@@ -494,7 +496,8 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 	if (s->status)
 		return -EAGAIN;
 	npsn = mroce_req_build(dp, s, dp->req_off / dp->pmtu, &h, &off, &plen);
-	if (!mroce_reqwin_can_send(&dp->win, npsn, now))
+	if (!mroce_reqwin_can_send(&dp->win, npsn, now) ||
+	    mroce_rp_wait(dp, now))
 		return -EBUSY;
 
 	skb = mroce_req_skb(dp, s, start, h.bth.opcode, off, plen);
@@ -517,6 +520,7 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 			dp->rd_atomic++;
 	}
 	mroce_req_xmit_rc(dp, s, &h, psn, off, plen, skb);
+	mroce_rp_sent(dp, plen + MROCE_BTH_LEN, now);
 
 	if (s->rd_atomic || off + plen == s->length) {
 		dp->req_idx++;
@@ -659,6 +663,8 @@ static int mroce_req_resend_rc(struct mroce_dpqp *dp)
 	if (!mroce_reqwin_lost(&dp->win))
 		return 0;
 	now = mroce_dp_now(dp);
+	if (mroce_rp_wait(dp, now))
+		return -EBUSY;
 	if (!mroce_reqwin_resend(&dp->win, now, &psn, &idx))
 		return mroce_reqwin_lost(&dp->win) ? -EBUSY : 0;
 	s = mroce_swqe(dp, idx);
@@ -699,6 +705,7 @@ static int mroce_req_resend_rc(struct mroce_dpqp *dp)
 	}
 	end = read ? ts->rd_base + mroce_read_npsn(h.reth.len, dp->pmtu) : 0;
 	mroce_req_xmit_rc(dp, ts, &h, tpsn, off, plen, skb);
+	mroce_rp_sent(dp, plen + MROCE_BTH_LEN, now);
 	if (read && !probe)
 		mroce_req_read_holes(dp, ts, end);
 	return 1;
@@ -984,7 +991,7 @@ static bool mroce_req_drained(struct mroce_dpqp *dp)
 static bool mroce_req_will_run(struct mroce_dpqp *dp, int budget,
 			       bool blocked, bool sqd)
 {
-	if (budget <= 0)
+	if (budget <= 0 || dp->pace_wait)
 		return true;
 	return blocked && !dp->error && !dp->req_failed && !sqd &&
 	       mroce_qp_is_rc(dp->qp) && mroce_reqwin_inflight(&dp->win);

@@ -6,7 +6,9 @@
  * the READ being answered, the task's CPU, and for RC and UC the
  * transport mode (roce or metaroce) with what the negotiation found
  * (mroce_nego.c); for a selective window (MetaRoCE mode) the SACKED PSNs,
- * SRTT, RTO and reorder window, and the requests the responder holds.  Operators and tests read
+ * SRTT, RTO and reorder window, and the requests the responder holds; the
+ * DCQCN reaction point's state (throttled, rate, target, alpha, CNPs
+ * received).  Operators and tests read
  * it to tell a stuck QP (an RNR wait that never ends, a window that does
  * not move) from an idle one.
  *
@@ -31,6 +33,8 @@ struct mroce_res_qp {
 	u32 rxq_len, cpu, error, req_failed;
 	u32 selective, sq_sacked, sq_pipe, rq_held;
 	u64 srtt_us, rto_us, reo_wnd_us;
+	u32 cc_throttled, cc_alpha, cc_cnps;
+	u64 cc_rate_mbps, cc_target_mbps;
 	struct mroce_nego nego;
 };
 
@@ -80,6 +84,11 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
 					NSEC_PER_USEC);
 	}
 	r->rq_held = dp->hold.n;
+	r->cc_throttled = dp->dcqcn.active;
+	r->cc_rate_mbps = div_u64(dp->dcqcn.rc, 1000000);
+	r->cc_target_mbps = div_u64(dp->dcqcn.rt, 1000000);
+	r->cc_alpha = dp->dcqcn.alpha;
+	r->cc_cnps = dp->dcqcn.cnps;
 	r->cpu = READ_ONCE(dp->cpu);
 	r->nego = dp->nego;
 	spin_unlock_bh(&dp->run_lock);
@@ -118,7 +127,12 @@ static int mroce_res_qp_put(struct sk_buff *msg, const struct mroce_res_qp *r,
 	    rdma_nl_put_driver_u32(msg, "rd-active", r->rd_active) ||
 	    rdma_nl_put_driver_u32(msg, "rd-next", r->rd_next) ||
 	    rdma_nl_put_driver_u32(msg, "rd-npkt", r->rd_npkt) ||
-	    rdma_nl_put_driver_u32(msg, "rq-held", r->rq_held))
+	    rdma_nl_put_driver_u32(msg, "rq-held", r->rq_held) ||
+	    rdma_nl_put_driver_u32(msg, "cc-throttled", r->cc_throttled) ||
+	    rdma_nl_put_driver_u64(msg, "cc-rate-mbps", r->cc_rate_mbps) ||
+	    rdma_nl_put_driver_u64(msg, "cc-target-mbps", r->cc_target_mbps) ||
+	    rdma_nl_put_driver_u32(msg, "cc-alpha", r->cc_alpha) ||
+	    rdma_nl_put_driver_u32(msg, "cc-cnps", r->cc_cnps))
 		return -EMSGSIZE;
 	/* selective repeat (MetaRoCE mode): what its timers stand on */
 	if (r->selective &&

@@ -210,6 +210,8 @@ static void mroce_task_arm(struct mroce_dpqp *dp, enum ib_qp_state state)
 	 */
 	if (!req || !mroce_reqwin_next_event(&dp->win, &at))
 		at = U64_MAX;
+	if (req && dp->pace_wait && dp->pace_next < at)
+		at = dp->pace_next;
 	if (dp->hold.ack_due && dp->hold.ack_due < at)
 		at = dp->hold.ack_due;
 	if (at == U64_MAX)

@@ -2,7 +2,8 @@
 /*
  * Tracepoints of the requester's loss recovery (selective repeat,
  * Documentation/core.rst): what RACK or the tail-loss probe declared lost,
- * each RTO, and each IBTA Local ACK Timeout.  In tracefs as events/metaroce/;
+ * each RTO, and each IBTA Local ACK Timeout; and the DCQCN reaction
+ * point's rate changes (mroce_rp.c).  In tracefs as events/metaroce/;
  * the fields are the QP number, PSNs (24 bits) and times in microseconds.
  * Defined in mroce_comp.c.
  */
@@ -105,6 +106,36 @@ TRACE_EVENT(mroce_local_ack_timeout,
 	),
 	TP_printk("qpn=%u psn=%#x retry_left=%u", __entry->qpn, __entry->psn,
 		  __entry->retry_left)
+);
+
+/*
+ * The reaction point changed the QP's rate: a CNP (@cut when it cut the
+ * rate), or the rate climbed back to the maximum (@throttled 0).  Rates
+ * in Mb/s, alpha of 1023.
+ */
+TRACE_EVENT(mroce_rp_rate,
+	TP_PROTO(u32 qpn, bool cut, bool throttled, u64 rate_mbps,
+		 u64 target_mbps, u32 alpha),
+	TP_ARGS(qpn, cut, throttled, rate_mbps, target_mbps, alpha),
+	TP_STRUCT__entry(
+		__field(u32, qpn)
+		__field(bool, cut)
+		__field(bool, throttled)
+		__field(u64, rate_mbps)
+		__field(u64, target_mbps)
+		__field(u32, alpha)
+	),
+	TP_fast_assign(
+		__entry->qpn = qpn;
+		__entry->cut = cut;
+		__entry->throttled = throttled;
+		__entry->rate_mbps = rate_mbps;
+		__entry->target_mbps = target_mbps;
+		__entry->alpha = alpha;
+	),
+	TP_printk("qpn=%u cut=%u throttled=%u rate_mbps=%llu target_mbps=%llu alpha=%u",
+		  __entry->qpn, __entry->cut, __entry->throttled,
+		  __entry->rate_mbps, __entry->target_mbps, __entry->alpha)
 );
 
 #endif /* MROCE_TRACE_H */

@@ -206,6 +206,29 @@ MROCE_U32_ATTR(np_min_time_between_cnps, np_cnp_gap_ns, 0,
 MROCE_U32_ATTR(cnp_dscp, cnp_dscp, 0, 63, 1);
 
 /*
+ * DCQCN reaction point of RC requesters (core mroce_dcqcn.h): on or off
+ * (metaroce_rp_enable) and its parameters, named, scaled and bounded as
+ * mlx5's roce_rp knobs (times in microseconds, rates in Mb/s).
+ */
+MROCE_U32_ATTR(rp_enable, rp_enable, 0, 1, 1);
+#define MROCE_DCQCN_ATTR(_name, _min, _max)				\
+	MROCE_U32_ATTR(_name, dcqcn._name, _min, _max, 1)
+MROCE_DCQCN_ATTR(rpg_time_reset_us, 1, 131071);
+MROCE_DCQCN_ATTR(rpg_byte_reset, 1, 32767);
+MROCE_DCQCN_ATTR(rpg_threshold, 1, 31);
+MROCE_DCQCN_ATTR(rpg_max_rate_mbps, 0, 400000);
+MROCE_DCQCN_ATTR(rpg_ai_rate_mbps, 1, 400000);
+MROCE_DCQCN_ATTR(rpg_hai_rate_mbps, 1, 400000);
+MROCE_DCQCN_ATTR(rpg_gd, 1, 15);
+MROCE_DCQCN_ATTR(rpg_min_dec_fac, 0, 100);
+MROCE_DCQCN_ATTR(rpg_min_rate_mbps, 1, 400000);
+MROCE_DCQCN_ATTR(rate_to_set_on_first_cnp_mbps, 0, 400000);
+MROCE_DCQCN_ATTR(dce_tcp_g, 0, 1023);
+MROCE_DCQCN_ATTR(dce_tcp_rtt_us, 1, 131071);
+MROCE_DCQCN_ATTR(rate_reduce_monitor_period_us, 0, 131071);
+MROCE_DCQCN_ATTR(initial_alpha_value, 1, 1023);
+
+/*
  * Resource limits, one attribute each: metaroce_max_qp, ... (mroce_limits.c).
  */
 #define MROCE_LIMIT_ATTR(_name, _lim)					\
@@ -250,6 +273,21 @@ static struct attribute *mroce_dev_attrs[] = {
 	&dev_attr_metaroce_np_enable.attr,
 	&dev_attr_metaroce_np_min_time_between_cnps.attr,
 	&dev_attr_metaroce_cnp_dscp.attr,
+	&dev_attr_metaroce_rp_enable.attr,
+	&dev_attr_metaroce_rpg_time_reset_us.attr,
+	&dev_attr_metaroce_rpg_byte_reset.attr,
+	&dev_attr_metaroce_rpg_threshold.attr,
+	&dev_attr_metaroce_rpg_max_rate_mbps.attr,
+	&dev_attr_metaroce_rpg_ai_rate_mbps.attr,
+	&dev_attr_metaroce_rpg_hai_rate_mbps.attr,
+	&dev_attr_metaroce_rpg_gd.attr,
+	&dev_attr_metaroce_rpg_min_dec_fac.attr,
+	&dev_attr_metaroce_rpg_min_rate_mbps.attr,
+	&dev_attr_metaroce_rate_to_set_on_first_cnp_mbps.attr,
+	&dev_attr_metaroce_dce_tcp_g.attr,
+	&dev_attr_metaroce_dce_tcp_rtt_us.attr,
+	&dev_attr_metaroce_rate_reduce_monitor_period_us.attr,
+	&dev_attr_metaroce_initial_alpha_value.attr,
 	&dev_attr_metaroce_max_qp.attr,
 	&dev_attr_metaroce_max_cq.attr,
 	&dev_attr_metaroce_max_cqe.attr,

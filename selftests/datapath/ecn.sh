@@ -9,13 +9,19 @@
 # - a tc filter on the veth plays a congested switch: it marks the
 #   ECT(0) packets DEV1 sends Congestion Experienced.  DEV2 counts them
 #   (np_ecn_marked_roce_packets) and answers each with a CNP (np_cnp_sent,
-#   metaroce_np_min_time_between_cnps=0), which DEV1 counts (rp_cnp_ignored:
-#   no reaction point yet); every request still completes with its data;
+#   metaroce_np_min_time_between_cnps=0), which DEV1 counts
+#   (rp_cnp_handled); every request still completes with its data;
 # - the CNP on the wire: 60 bytes of IPv4, DSCP metaroce_cnp_dscp and not
 #   ECN-capable, BTH opcode 0x81 with BECN, P_Key 0xffff, PSN 0, 16 zero
 #   bytes;
 # - metaroce_np_min_time_between_cnps=1000000 (1 s) sends at most one CNP
-#   per QP a second; metaroce_np_enable=0 none, marks still counted.
+#   per QP a second; metaroce_np_enable=0 none, marks still counted;
+# - DEV1 as DCQCN reaction point (metaroce_rp_enable): the CNPs cut its
+#   QP's rate (rp_cnp_handled, tracepoint mroce_rp_rate) and its WRITEs
+#   leave paced: with the rate bounded to 16-40 Mb/s, 64 KiB WRITEs run
+#   at most at 40 Mb/s, well below the same run with the reaction point
+#   off; when the marks stop in the middle of a run, the QP's rate
+#   climbs back and it is released (the trace's last event).
 source "$(dirname "$0")/../lib.sh"
 
 BIN=$SUITE_BIN/mroce_dpcheck
@@ -23,6 +29,9 @@ dp_setup mm tcpdump
 build_c_tests
 command -v tc >/dev/null || ksft_skip_all "tc not installed"
 A=/sys/class/infiniband/$DEV1 B=/sys/class/infiniband/$DEV2
+
+# The rate tracepoint, enabled before any traffic.
+trace_setup metaroce/mroce_rp_rate
 
 # cap_start NS DEV FILTER: capture on the veth end DEV of NS, hex dumps;
 # cap_stop FILE: stop it, one line per packet: "TC OPCODE LEN HEX..."
@@ -35,7 +44,9 @@ cap_start() {
 }
 cap_stop() {
 	sleep 1
-	kill "$CPID" 2>/dev/null
+	# SIGINT to tcpdump itself (timeout and ip netns exec do not pass a
+	# signal on): it writes out what it has and exits.
+	pkill -INT -x tcpdump
 	wait "$CPID" 2>/dev/null
 	awk '
 	function byte(h,  i, v) {	# two hex digits (mawk: no strtonum)
@@ -97,7 +108,7 @@ t_check "tc marks $DEV1's ECT(0) RoCE packets CE" \
 c() { mroce_counter "$2" "$1"; }
 echo 0 >"$B/metaroce_np_min_time_between_cnps"
 m0=$(c np_ecn_marked_roce_packets "$DEV2") s0=$(c np_cnp_sent "$DEV2")
-i0=$(c rp_cnp_ignored "$DEV1")
+i0=$(($(c rp_cnp_ignored "$DEV1") + $(c rp_cnp_handled "$DEV1")))
 cap_start "$NS2" "$V2" "src host $DP_IP2 and udp port 4791"
 t_check "dpcheck with every request of $DEV1 marked CE" \
 	timeout 120 "$BIN" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -n 40
@@ -105,7 +116,7 @@ cnps=$(cap_stop | awk '$2 == "81"' | grep .)
 sleep 1
 m=$(($(c np_ecn_marked_roce_packets "$DEV2") - m0))
 s=$(($(c np_cnp_sent "$DEV2") - s0))
-i=$(($(c rp_cnp_ignored "$DEV1") - i0))
+i=$(($(c rp_cnp_ignored "$DEV1") + $(c rp_cnp_handled "$DEV1") - i0))
 t_check "$DEV2 counted $m CE-marked packets" test "$m" -gt 20
 t_check "$DEV2 answered each with a CNP ($s sent)" test "$s" = "$m"
 t_check "$DEV1 counted the CNPs ($i received of $s)" test "$i" -gt 0 -a "$i" -le "$s"
@@ -146,6 +157,72 @@ m=$(($(c np_ecn_marked_roce_packets "$DEV2") - m0))
 s=$(($(c np_cnp_sent "$DEV2") - s0))
 t_check "np_enable=0: $m marks counted, $s CNPs sent" test "$m" -gt 0 -a "$s" = 0
 echo 1 >"$B/metaroce_np_enable"
-echo 4 >"$B/metaroce_np_min_time_between_cnps"
+
+# ---- DEV1 slows down on the CNPs: 64 KiB WRITEs, rate bounded to 16-40 Mb/s
+echo 0 >"$B/metaroce_np_min_time_between_cnps"
+# wbw RP: 64 KiB WRITEs a -> b with metaroce_rp_enable=RP on DEV1, MiB/s.
+wbw() {
+	echo "$1" >"$A/metaroce_rp_enable"
+	timeout 300 "$BIN" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -W 16 -n 24 \
+		>"$DP_LOGS/ecn-wbw-$1.txt" 2>&1 || return 1
+	sed -n 's/.*start \([0-9.]*\) MiB\/s.*/\1/p' "$DP_LOGS/ecn-wbw-$1.txt"
+}
+echo 40 >"$A/metaroce_rpg_max_rate_mbps"
+echo 16 >"$A/metaroce_rpg_min_rate_mbps"
+t_check_fail "metaroce_rpg_min_dec_fac=101 is refused" \
+	sh -c "echo 101 > $A/metaroce_rpg_min_dec_fac"
+i0=$(c rp_cnp_ignored "$DEV1") h0=$(c rp_cnp_handled "$DEV1")
+off=$(wbw 0)
+t_check "reaction point off: $off MiB/s, CNPs ignored" \
+	test -n "$off" -a "$(c rp_cnp_ignored "$DEV1")" -gt "$i0"
+[ -d "$TR/events/metaroce/mroce_rp_rate" ] && echo >"$TR/trace"
+h0=$(c rp_cnp_handled "$DEV1")
+on=$(wbw 1)
+h=$(($(c rp_cnp_handled "$DEV1") - h0))
+t_check "reaction point on: $h CNPs handled" test "$h" -gt 0
+# 40 Mb/s of packets is 4.77 MiB/s with headers: the payload less.  The
+# bound means something only if the run without it was faster.
+if awk -v off="${off:-0}" 'BEGIN { exit !(off > 5.5) }'; then
+	t_check "paced: $on MiB/s, at most 40 Mb/s, against $off without" \
+		awk -v on="${on:-0}" -v off="${off:-0}" \
+		'BEGIN { exit !(on > 0.5 && on <= 4.8 && on < off) }'
+else
+	t_skip "paced: $on MiB/s, but without pacing only $off MiB/s: this VM is too slow to show a 40 Mb/s bound"
+fi
+if [ -d "$TR/events/metaroce/mroce_rp_rate" ]; then
+	cuts=$(grep -c "mroce_rp_rate: .* cut=1 throttled=1" "$TR/trace")
+	low=$(grep "mroce_rp_rate: .* cut=1 " "$TR/trace" | tail -1 |
+		sed -n 's/.* rate_mbps=\([0-9]*\) .*/\1/p')
+	t_check "tracepoint: $cuts cuts, the last to $low Mb/s (16-40)" \
+		test "$cuts" -gt 0 -a "${low:-0}" -ge 16 -a "${low:-0}" -le 40
+	grep "mroce_rp_rate: " "$TR/trace" | head -2 | sed 's/^/#   /'
+else
+	t_skip "tracepoint mroce_rp_rate (no tracefs in this kernel)"
+fi
+
+# ---- the marks stop in the middle of a run: the rate climbs back
+[ -d "$TR/events/metaroce/mroce_rp_rate" ] && echo >"$TR/trace"
+timeout 300 "$BIN" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -W 16 -n 200 \
+	>"$DP_LOGS/ecn-release.txt" 2>&1 &
+wpid=$!
+sleep 2
+line=$(dp_rc_rts "$DEV1" | head -n 1)
+thr=$(dp_qp_attr "$line" cc-throttled) rate=$(dp_qp_attr "$line" cc-rate-mbps)
+cnps=$(dp_qp_attr "$line" cc-cnps)
+t_check "rdma res: the QP is paced at $rate Mb/s after $cnps CNPs (throttled $thr)" \
+	test "$thr" = 1 -a "${rate:-0}" -ge 16 -a "${rate:-0}" -le 40 -a "${cnps:-0}" -gt 0
 ns_exec "$NS1" tc qdisc del dev "$V1" clsact
+wait "$wpid"
+wrc=$?
+t_check "WRITEs throttled, then not marked any more: data verified ($(tail -1 "$DP_LOGS/ecn-release.txt"))" \
+	test "$wrc" = 0
+if [ -d "$TR/events/metaroce/mroce_rp_rate" ]; then
+	last=$(grep "mroce_rp_rate: " "$TR/trace" | tail -1)
+	t_check "the last rate event releases the QP ($(grep -c " cut=1 " "$TR/trace") cuts before)" \
+		grep -q "cut=0 throttled=0" <<<"$last"
+	echo "#   $last"
+fi
+echo 0 >"$A/metaroce_rpg_max_rate_mbps"
+echo 1 >"$A/metaroce_rpg_min_rate_mbps"
+echo 4 >"$B/metaroce_np_min_time_between_cnps"
 t_done

@@ -88,18 +88,9 @@ gone() {
 	! kill -0 "$1" 2>/dev/null
 }
 # The module's tracepoints (mroce_trace.h), read after a run() when TRACE
-# is set and tracefs is there.  Enabled once, before any traffic, and the
-# buffer cleared when a run starts: switching a tracepoint patches kernel
-# text on every CPU, which under QEMU TCG with traffic running once left
-# a CPU looping in the patch's int3 (faults.sh); without recording
-# command names the scheduler's tracepoints are not patched either.
-TR=/sys/kernel/tracing
-[ -d "$TR/events" ] || mount -t tracefs nodev "$TR" 2>/dev/null
-if [ -d "$TR/events/metaroce" ]; then
-	echo 0 >"$TR/options/record-cmd" 2>/dev/null
-	echo 1 >"$TR/events/metaroce/enable"
-	defer "echo 0 >$TR/events/metaroce/enable"
-fi
+# is set and tracefs is there: enabled once, before any traffic
+# (trace_setup), and the buffer cleared when a run starts.
+trace_setup metaroce
 trace_on() {
 	[ -n "${TRACE:-}" ] && [ -d "$TR/events/metaroce" ] || return 0
 	echo >"$TR/trace"

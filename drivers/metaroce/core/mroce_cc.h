@@ -5,14 +5,14 @@
  * The transport reports what it observed as one sample per event (bytes
  * ACKed, an RTT sample, an ECN-CE mark echoed by the receiver, a CNP
  * (IBTA A17.9), a loss) and reads back two outputs: a pacing rate and a
- * congestion window in bytes.  A controller is a struct mroce_cc_ops;
- * DCQCN (rate-based, reacts to CNP) and a delay-based window controller
- * (Swift/NSCC-like) plug in here.  MROCE_CC_PRIV_WORDS of private state
- * live in struct mroce_cc, so no controller allocates.
+ * congestion window in bytes.  A controller is a struct mroce_cc_ops; a
+ * delay-based window controller (Swift/NSCC-like) plugs in here.
+ * MROCE_CC_PRIV_WORDS of private state live in struct mroce_cc, so no
+ * controller allocates.  DCQCN, rate-based on CNPs, is mroce_dcqcn.c.
  *
- * Not used by the kernel module yet (it sends at line rate within its
- * window): built and tested on the host (selftests/unit) until the sender
- * paces with it; Kbuild links it then.
+ * Not used by the kernel module yet (it sends within its window, paced
+ * only by DCQCN): built and tested on the host (selftests/unit) until
+ * the sender paces with it; Kbuild links it then.
  */
 #ifndef MROCE_CC_H
 #define MROCE_CC_H

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * DCQCN reaction point of an RC requester (Documentation/wire.rst, "ECN
+ * and CNPs"; the algorithm: core mroce_dcqcn.c): a CNP for the QP cuts
+ * its rate, and while it is throttled its request packets leave paced, no
+ * closer than their length at the current rate; the task's timer
+ * (mroce_task_arm()) brings the requester back when the next one is due.
+ * A QP that never got a CNP, or whose rate climbed back to the maximum,
+ * is not paced at all.  READ responses are not paced.
+ */
+#include "mroce_dp.h"
+#include "mroce_trace.h"
+
+static void mroce_rp_trace(struct mroce_dpqp *dp, bool cut)
+{
+	const struct mroce_dcqcn *d = &dp->dcqcn;
+
+	trace_mroce_rp_rate(dp->qp->ibqp.qp_num, cut, d->active,
+			    d->rc / 1000000, d->rt / 1000000, d->alpha);
+}
+
+/* A new connection, or a QP reset: unthrottled. */
+void mroce_rp_reset(struct mroce_dpqp *dp)
+{
+	lockdep_assert_held(&dp->run_lock);
+	mroce_dcqcn_init(&dp->dcqcn, 0, &dp->mdev->dcqcn);
+	dp->pace_next = 0;
+	dp->pace_wait = false;
+}
+
+/**
+ * mroce_rp_cnp() - a CNP arrived for the QP
+ * @dp: the QP's data path
+ *
+ * Return: true when the reaction point took it (metaroce_rp_enable and
+ * an RC QP), false when it is ignored.  Caller holds run_lock.
+ */
+bool mroce_rp_cnp(struct mroce_dpqp *dp)
+{
+	struct mroce_dev *mdev = dp->mdev;
+	bool cut;
+
+	lockdep_assert_held(&dp->run_lock);
+	if (!READ_ONCE(mdev->rp_enable) || !mroce_qp_is_rc(dp->qp))
+		return false;
+	cut = mroce_dcqcn_cnp(&dp->dcqcn, &mdev->dcqcn, mroce_dp_now(dp));
+	mroce_rp_trace(dp, cut);
+	return true;
+}
+
+/**
+ * mroce_rp_wait() - must the next request packet wait for its pace?
+ * @dp: the QP's data path
+ * @now: the clock
+ *
+ * Return: true when the QP is throttled and its next packet is not due;
+ * then dp->pace_wait is set, and the task's timer runs the requester at
+ * dp->pace_next.  Caller holds run_lock.
+ */
+bool mroce_rp_wait(struct mroce_dpqp *dp, u64 now)
+{
+	struct mroce_dcqcn *d = &dp->dcqcn;
+
+	lockdep_assert_held(&dp->run_lock);
+	dp->pace_wait = false;
+	if (!d->active)
+		return false;
+	mroce_dcqcn_advance(d, &dp->mdev->dcqcn, now);
+	if (!d->active) {
+		mroce_rp_trace(dp, false);
+		return false;
+	}
+	if (now >= dp->pace_next)
+		return false;
+	dp->pace_wait = true;
+	return true;
+}
+
+/**
+ * mroce_rp_sent() - a request packet of @bytes went out
+ * @dp: the QP's data path
+ * @bytes: its payload and headers
+ * @now: the clock
+ */
+void mroce_rp_sent(struct mroce_dpqp *dp, u32 bytes, u64 now)
+{
+	struct mroce_dcqcn *d = &dp->dcqcn;
+
+	lockdep_assert_held(&dp->run_lock);
+	if (!d->active)
+		return;
+	mroce_dcqcn_sent(d, &dp->mdev->dcqcn, bytes, now);
+	dp->pace_next = max(dp->pace_next, now) + mroce_dcqcn_gap_ns(d, bytes);
+}
