@@ -439,6 +439,8 @@ static int mroce_resp_read_one(struct mroce_dpqp *dp)
 	h.aeth.syndrome = mroce_aeth_ack_syndrome(MROCE_AETH_CREDITS_INVALID);
 	h.aeth.msn = rd->msn;
 	mroce_dp_xmit(dp, &h, skb);
+	mroce_rp_sent(dp, plen + MROCE_BTH_LEN + MROCE_AETH_LEN,
+		      mroce_dp_now(dp));
 	if (rd->again)
 		mroce_count(dp->mdev, MROCE_CNT_TX_READ_RESENDS);
 	if (++rd->next == rd->npkt)
@@ -458,7 +460,9 @@ void mroce_resp_read_continue(struct mroce_dpqp *dp, int *budget)
 {
 	lockdep_assert_held(&dp->run_lock);
 	while (dp->rd.active && *budget > 0 && !dp->error) {
-		if (mroce_resp_read_one(dp))
+		/* A QP throttled by DCQCN paces its responses too. */
+		if (mroce_rp_wait(dp, mroce_dp_now(dp)) ||
+		    mroce_resp_read_one(dp))
 			break;
 		(*budget)--;
 	}

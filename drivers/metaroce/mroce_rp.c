@@ -5,8 +5,9 @@
  * its rate, and while it is throttled its request packets leave paced, no
  * closer than their length at the current rate; the task's timer
  * (mroce_task_arm()) brings the requester back when the next one is due.
- * A QP that never got a CNP, or whose rate climbed back to the maximum,
- * is not paced at all.  READ responses are not paced.
+ * The QP's READ responses are paced the same way, at the same rate (one
+ * flow).  A QP that never got a CNP, or whose rate climbed back to the
+ * maximum, is not paced at all.
  */
 #include "mroce_dp.h"
 #include "mroce_trace.h"
@@ -54,7 +55,7 @@ bool mroce_rp_cnp(struct mroce_dpqp *dp)
  * @now: the clock
  *
  * Return: true when the QP is throttled and its next packet is not due;
- * then dp->pace_wait is set, and the task's timer runs the requester at
+ * then dp->pace_wait is set, and the task's timer runs the task again at
  * dp->pace_next.  Caller holds run_lock.
  */
 bool mroce_rp_wait(struct mroce_dpqp *dp, u64 now)
@@ -77,7 +78,7 @@ bool mroce_rp_wait(struct mroce_dpqp *dp, u64 now)
 }
 
 /**
- * mroce_rp_sent() - a request packet of @bytes went out
+ * mroce_rp_sent() - a request or READ response packet of @bytes went out
  * @dp: the QP's data path
  * @bytes: its payload and headers
  * @now: the clock

@@ -189,7 +189,9 @@ static void mroce_task_err_work(struct work_struct *work)
  * handles it (mroce_comp_timer()): in any other state a deadline already
  * past would fire the timer again at once, over and over.  The ACK's in
  * any state: every run that flushes ACKs (RC, no error) clears a deadline
- * that has passed.  Caller holds run_lock.
+ * that has passed.  And the time a QP throttled by DCQCN may send again,
+ * when its requests or READ responses stopped for it (mroce_rp.c), in any
+ * state.  Caller holds run_lock.
  */
 static void mroce_task_arm(struct mroce_dpqp *dp, enum ib_qp_state state)
 {
@@ -198,7 +200,7 @@ static void mroce_task_arm(struct mroce_dpqp *dp, enum ib_qp_state state)
 
 	lockdep_assert_held(&dp->run_lock);
 	if (!mroce_qp_is_rc(dp->qp) || dp->error ||
-	    (!req && !dp->hold.ack_due)) {
+	    (!req && !dp->hold.ack_due && !dp->pace_wait)) {
 		hrtimer_try_to_cancel(&dp->timer);
 		return;
 	}
@@ -210,7 +212,7 @@ static void mroce_task_arm(struct mroce_dpqp *dp, enum ib_qp_state state)
 	 */
 	if (!req || !mroce_reqwin_next_event(&dp->win, &at))
 		at = U64_MAX;
-	if (req && dp->pace_wait && dp->pace_next < at)
+	if (dp->pace_wait && dp->pace_next < at)
 		at = dp->pace_next;
 	if (dp->hold.ack_due && dp->hold.ack_due < at)
 		at = dp->hold.ack_due;
@@ -267,6 +269,8 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 	}
 	state = READ_ONCE(dp->qp->state);
 	dp->now = 0;
+	/* Set again below by whatever this run stops for its pace. */
+	dp->pace_wait = false;
 	/*
 	 * Requests behind a READ wait until it is answered, so that no ACK
 	 * for them overtakes its responses (IBTA 9.7.5.1.x).
@@ -332,6 +336,12 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 	    test_and_clear_bit(MROCE_TASK_SQD_ARMED, &dp->flags))
 		set_bit(MROCE_TASK_SQD_EVENT, &dp->flags);
 	mroce_task_arm(dp, state);
+	/*
+	 * A READ paced by DCQCN holds what was received behind it until
+	 * its next response is due: the timer runs the task then.
+	 */
+	if (dp->rd.active && dp->pace_wait)
+		return more;
 	return more || dp->rd.active || !skb_queue_empty(&dp->rxq) ||
 	       mroce_hold_ready(dp);
 }

@@ -200,6 +200,33 @@ else
 	t_skip "tracepoint mroce_rp_rate (no tracefs in this kernel)"
 fi
 
+# ---- READ responses are paced too: DEV1 answers 200 READs of 64 KiB
+# (13.1 MB), at most 40 Mb/s when throttled: 2.6 s at least.
+# rbw RP: ib_read_bw with DEV1 answering, metaroce_rp_enable=RP; sets
+# RBW_MS, how long it took.
+rbw() {
+	local t0
+	echo "$1" >"$A/metaroce_rp_enable"
+	t0=$(date +%s%N)
+	pt_run "ib_read_bw 64 KiB answered by $DEV1, reaction point $1" 1 300 \
+		ib_read_bw -s 65536 -n 200
+	RBW_MS=$((($(date +%s%N) - t0) / 1000000))
+}
+rbw 0
+roff=$RBW_MS
+h0=$(c rp_cnp_handled "$DEV1")
+rbw 1
+ron=$RBW_MS
+h=$(($(c rp_cnp_handled "$DEV1") - h0))
+# The rate stays near its 16 Mb/s floor under a CNP per packet: the run
+# takes seconds longer than without pacing.
+if [ "$roff" -lt 4000 ]; then
+	t_check "READ responses paced: $ron ms with the reaction point, $roff ms without ($h CNPs)" \
+		test "$ron" -ge 2600 -a "$ron" -gt $((roff + 1000)) -a "$h" -gt 0
+else
+	t_skip "READ responses: $roff ms even without pacing: this VM is too slow to show a 40 Mb/s bound"
+fi
+
 # ---- the marks stop in the middle of a run: the rate climbs back
 [ -d "$TR/events/metaroce/mroce_rp_rate" ] && echo >"$TR/trace"
 timeout 300 "$BIN" -a "$DEV1" -g "$G1" -b "$DEV2" -G "$G2" -W 16 -n 200 \
