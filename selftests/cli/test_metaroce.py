@@ -439,6 +439,20 @@ def t_trends():
     n = next(f for f in got if f["id"] == "nic_counter_climbing")
     assert "rx_discards" in n["detail"] and "rx_pause" not in n["detail"]
     assert tool.check_trends(a, a) == [], "a flat counter is no finding"
+    # ECN marks and CNPs: one finding for congestion, one for CNPs ignored.
+    e0 = {"time": 0.0, "dev": {"d0": {"np_ecn_marked_roce_packets": 1,
+                                      "rp_cnp_handled": 0,
+                                      "rp_cnp_ignored": 0}}, "nic": {}}
+    e1 = {"time": 1.0, "dev": {"d0": {"np_ecn_marked_roce_packets": 41,
+                                      "rp_cnp_handled": 7,
+                                      "rp_cnp_ignored": 3}}, "nic": {}}
+    got = tool.check_trends(e0, e1)
+    assert [f["id"] for f in got] == ["counter_climbing"] * 2, got
+    assert "np_ecn_marked_roce_packets +40" in got[0]["detail"], got
+    assert "rp_cnp_handled +7" in got[0]["detail"], got
+    assert "Congestion Experienced" in got[0]["symptom"], got
+    assert got[1]["detail"] == "rp_cnp_ignored +3 in 1.0s", got
+    assert "metaroce_rp_enable" in got[1]["fix"], got
 
 
 def t_doctor():
