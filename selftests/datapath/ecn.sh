@@ -205,10 +205,9 @@ else
 fi
 
 # ---- READ responses: DEV1 answers 200 READs of 64 KiB (13.1 MB) with
-# every response marked.  The CNPs reach its reaction point between READs
-# (what arrives while a READ is answered waits behind it), so each READ
-# starts at the rate the last CNPs left and climbs back within it: the
-# READs must complete with the reaction point on; the times are logged.
+# every response marked.  They are not yet held to the rate as requests
+# are (Documentation/core.rst, "DCQCN"): the READs must complete with the
+# reaction point taking the CNPs; both times are logged.
 # rbw RP: ib_read_bw with DEV1 answering, metaroce_rp_enable=RP; sets
 # RBW_MS, how long it took.
 rbw() {
