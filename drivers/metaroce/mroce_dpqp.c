@@ -127,6 +127,8 @@ void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 		if (cur == IB_QPS_INIT) {
 			mroce_resp_start(dp);
 			mroce_nego_start(dp);
+			/* A QP that stays in RTR answers READs: paced too. */
+			mroce_rp_reset(dp);
 		}
 		break;
 	case IB_QPS_RTS:

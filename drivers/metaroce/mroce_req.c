@@ -83,7 +83,6 @@ void mroce_req_start(struct mroce_dpqp *dp)
 	dp->rd_atomic = 0;
 	dp->pkts_noack = 0;
 	dp->req_failed = false;
-	mroce_rp_reset(dp);
 }
 
 /*

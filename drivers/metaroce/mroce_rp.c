@@ -5,9 +5,8 @@
  * its rate, and while it is throttled its request packets leave paced, no
  * closer than their length at the current rate; the task's timer
  * (mroce_task_arm()) brings the requester back when the next one is due.
- * The QP's READ responses go through the same pacing, at the same rate
- * (one flow); measured, they are not yet held to it (Documentation/
- * core.rst, "DCQCN").  A QP that never got a CNP, or whose rate climbed back to the
+ * The QP's READ responses are paced the same way, at the same rate (one
+ * flow), also while the QP stays in RTR.  A QP that never got a CNP, or whose rate climbed back to the
  * maximum, is not paced at all.
  */
 #include "mroce_dp.h"
@@ -21,7 +20,7 @@ static void mroce_rp_trace(struct mroce_dpqp *dp, bool cut)
 			    d->rc / 1000000, d->rt / 1000000, d->alpha);
 }
 
-/* A new connection, or a QP reset: unthrottled. */
+/* A new connection (INIT to RTR), or a QP reset: unthrottled. */
 void mroce_rp_reset(struct mroce_dpqp *dp)
 {
 	lockdep_assert_held(&dp->run_lock);

@@ -204,10 +204,10 @@ else
 	t_skip "tracepoint mroce_rp_rate (no tracefs in this kernel)"
 fi
 
-# ---- READ responses: DEV1 answers 200 READs of 64 KiB (13.1 MB) with
-# every response marked.  They are not yet held to the rate as requests
-# are (Documentation/core.rst, "DCQCN"): the READs must complete with the
-# reaction point taking the CNPs; both times are logged.
+# ---- READ responses: DEV1 (ib_read_bw's server, a QP that stays in RTR)
+# answers 200 READs of 64 KiB (13.1 MB) with every response marked: the
+# READs must complete with the reaction point taking the CNPs; both times
+# are logged (Documentation/core.rst, "DCQCN": what is measured).
 # rbw RP: ib_read_bw with DEV1 answering, metaroce_rp_enable=RP; sets
 # RBW_MS, how long it took.
 rbw() {
