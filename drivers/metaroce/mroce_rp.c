@@ -6,8 +6,8 @@
  * closer than their length at the current rate; the task's timer
  * (mroce_task_arm()) brings the requester back when the next one is due.
  * The QP's READ responses are paced the same way, at the same rate (one
- * flow), also while the QP stays in RTR.  A QP that never got a CNP, or whose rate climbed back to the
- * maximum, is not paced at all.
+ * flow), also while the QP stays in RTR.  A QP that never got a CNP, or
+ * whose rate climbed back to the maximum, is not paced at all.
  */
 #include "mroce_dp.h"
 #include "mroce_trace.h"
