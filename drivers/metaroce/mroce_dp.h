@@ -275,8 +275,7 @@ enum mroce_task_flags {
  * @ack_pending: an ACK must be sent at the end of this run
  * @next_psn_ud: next PSN of a UD or UC QP (no window: nothing is resent)
  * @nego: transport mode negotiation (RC and UC)
- * @np_cnp_at: when the QP last sent a CNP (mroce_ecn.c)
- * @np_cnp_sent: it has sent one since it was created
+ * @np_cnp_at: when the QP last sent a CNP, 0 before the first (mroce_ecn.c)
  * @dcqcn: DCQCN reaction point of the requester (mroce_rp.c)
  * @pace_next: while throttled, when the next request packet is due
  * @pace_wait: the requester stopped for it; the task's timer is armed
@@ -336,7 +335,6 @@ struct mroce_dpqp {
 
 	struct mroce_nego nego;
 	u64 np_cnp_at;
-	bool np_cnp_sent;
 	struct mroce_dcqcn dcqcn;
 	u64 pace_next;
 	bool pace_wait;

@@ -74,13 +74,12 @@ bool mroce_ecn_rx(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt)
 	if (!READ_ONCE(mdev->np_enable) || !mroce_qp_connected(dp->qp))
 		return false;
 	now = mroce_dp_now(dp);
-	if (dp->np_cnp_sent &&
+	if (dp->np_cnp_at &&
 	    now - dp->np_cnp_at < READ_ONCE(mdev->np_cnp_gap_ns))
 		return false;
 	if (mroce_ecn_send_cnp(dp))
 		return false;
 	dp->np_cnp_at = now;
-	dp->np_cnp_sent = true;
 	mroce_count(mdev, MROCE_CNT_NP_CNP_SENT);
 	return false;
 }
