@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Interfaces for MetaRoCE mode: SACK scoreboard, path selector and the
- * congestion-control hook.
+ * Interfaces for MetaRoCE mode: SACK scoreboard and path selector.
  */
 #include "mroce_core.h"
 #include "mroce_sack.h"
 #include "mroce_path.h"
-#include "mroce_cc.h"
 #include "mroce_test.h"
 
 TEST(sack_in_order)
@@ -122,87 +120,4 @@ TEST(path_rtt_smoothing)
 	mroce_path_on_rtt(&ps, 0, 1000);
 	EXPECT_EQ(p[0].srtt_ns, 9000 - 1125 + 125);
 	EXPECT_EQ(p[0].rttvar_ns, 5000 - 1250 + 2000);
-}
-
-static const struct mroce_cc_cfg cc_cfg = {
-	.line_rate = 12500000000ULL, .mss = 1000, .min_cwnd = 2000,
-	.max_cwnd = 64000, .target_rtt_ns = 10000,
-};
-
-TEST(cc_fixed)
-{
-	struct mroce_cc cc;
-	struct mroce_cc_sample s = {
-		.events = MROCE_CC_EV_LOSS | MROCE_CC_EV_CNP,
-	};
-
-	mroce_cc_init(&cc, &mroce_cc_fixed, &cc_cfg);
-	EXPECT_EQ(cc.rate, 12500000000ULL);
-	EXPECT_EQ(cc.cwnd, 64000);
-	mroce_cc_update(&cc, &s);
-	EXPECT_EQ(cc.cwnd, 64000);
-	EXPECT_EQ(strcmp(cc.ops->name, "fixed"), 0);
-}
-
-TEST(cc_aimd)
-{
-	struct mroce_cc cc;
-	struct mroce_cc_sample s = { 0 };
-	unsigned int i;
-
-	mroce_cc_init(&cc, &mroce_cc_aimd, &cc_cfg);
-	EXPECT_EQ(cc.cwnd, 10000);
-	/* A window's worth of ACKs adds one mss. */
-	s.events = MROCE_CC_EV_ACK;
-	s.acked_bytes = 10000;
-	mroce_cc_update(&cc, &s);
-	EXPECT_EQ(cc.cwnd, 11000);
-	s.acked_bytes = 5000;
-	mroce_cc_update(&cc, &s);
-	EXPECT_EQ(cc.cwnd, 11000);
-	/* An event with no ACK and no congestion changes nothing. */
-	s.events = 0;
-	mroce_cc_update(&cc, &s);
-	EXPECT_EQ(cc.cwnd, 11000);
-	/* ECN cuts by 1/8, at most once per target RTT. */
-	s.events = MROCE_CC_EV_ECN;
-	s.now = 100000;
-	mroce_cc_update(&cc, &s);
-	EXPECT_EQ(cc.cwnd, 11000 - 1375);
-	s.events = MROCE_CC_EV_CNP;
-	s.now += 5000;
-	mroce_cc_update(&cc, &s);
-	EXPECT_EQ(cc.cwnd, 9625);
-	/* Delay above target counts as congestion. */
-	s.events = MROCE_CC_EV_ACK;
-	s.rtt_ns = 20000;
-	s.now += 10000;
-	mroce_cc_update(&cc, &s);
-	EXPECT_EQ(cc.cwnd, 9625 - 1203);
-	/* Loss halves, down to min_cwnd. */
-	s.rtt_ns = 0;
-	s.events = MROCE_CC_EV_LOSS;
-	for (i = 0; i < 10; i++) {
-		s.now += 10000;
-		mroce_cc_update(&cc, &s);
-	}
-	EXPECT_EQ(cc.cwnd, 2000);
-	/* Growth stops at max_cwnd. */
-	s.events = MROCE_CC_EV_ACK;
-	s.acked_bytes = 1000000;
-	for (i = 0; i < 100; i++)
-		mroce_cc_update(&cc, &s);
-	EXPECT_EQ(cc.cwnd, 64000);
-}
-
-TEST(cc_cfg_normalised)
-{
-	struct mroce_cc cc;
-	struct mroce_cc_cfg cfg = { .line_rate = 1 };
-
-	mroce_cc_init(&cc, &mroce_cc_aimd, &cfg);
-	EXPECT_EQ(cc.cfg.mss, 1);
-	EXPECT_EQ(cc.cfg.min_cwnd, 1);
-	EXPECT_EQ(cc.cfg.max_cwnd, 1);
-	EXPECT_EQ(cc.cwnd, 1);
 }

@@ -1095,11 +1095,12 @@ TEST(sr_peer_gone_retry_budget)
 }
 
 /*
- * A window with a pipe: the PSNs SACKED past a hole no longer count, so
- * new requests go out while the hole is repaired, up to the window; the
- * same window without one stops at the hole plus its width.
+ * A window with a pipe or a congestion window: the PSNs SACKED past a
+ * hole no longer count, so new requests go out while the hole is
+ * repaired, up to the window; the same window without one stops at the
+ * hole plus its width.
  */
-static u32 sr_pipe_span(u32 wnd, u32 pipe)
+static u32 sr_pipe_span(u32 wnd, u32 pipe, u32 cwnd)
 {
 	struct mroce_reqwin_cfg cfg = {
 		.wnd = wnd, .retry_cnt = 2, .rnr_retry = 1, .timeout = 14,
@@ -1113,8 +1114,9 @@ static u32 sr_pipe_span(u32 wnd, u32 pipe)
 	u32 i, psn, sent;
 
 	mroce_reqwin_init(&w, &cfg);
+	w.cwnd = cwnd;
 	a.map = map;
-	/* 64 unreported: the pipe (or the window) is full */
+	/* 64 unreported: the pipe (or cwnd, or the window) is full */
 	sr_send(&w, 64, 0);
 	if (mroce_reqwin_can_send(&w, 1, 0))
 		return 0;
@@ -1137,8 +1139,47 @@ static u32 sr_pipe_span(u32 wnd, u32 pipe)
 
 TEST(sr_pipe_past_hole)
 {
-	EXPECT_EQ(sr_pipe_span(256, 64), 256);
-	EXPECT_EQ(sr_pipe_span(64, 0), 64);
+	EXPECT_EQ(sr_pipe_span(256, 64, 0), 256);
+	EXPECT_EQ(sr_pipe_span(256, 0, 64), 256);
+	EXPECT_EQ(sr_pipe_span(256, 128, 64), 256);
+	EXPECT_EQ(sr_pipe_span(64, 0, 0), 64);
+}
+
+/*
+ * A congestion window bounds the PSNs not yet reported, as the pipe
+ * does (SACKED ones past a hole free room: sr_pipe_past_hole).
+ */
+TEST(sr_cwnd_bounds_unreported)
+{
+	struct mroce_reqwin_cfg cfg = {
+		.wnd = 256, .retry_cnt = 2, .rnr_retry = 1, .timeout = 14,
+		.selective = true, .ack_delay = 10 * US, .pipe = 64,
+	};
+	u64 now = 100 * US;
+	struct mroce_sr_ack a = { .psn = 3, .syndrome = ACK };
+	struct mroce_reqwin_res res;
+	struct mroce_reqwin w;
+	u32 psn;
+
+	mroce_reqwin_init(&w, &cfg);
+	w.cwnd = 8;
+	sr_send(&w, 8, now);
+	EXPECT_FALSE(mroce_reqwin_can_send(&w, 1, now));
+	/* 0-3 acknowledged: four more */
+	EXPECT_EQ(mroce_reqwin_on_sack(&w, &a, now, &res), 0);
+	EXPECT_TRUE(mroce_reqwin_can_send(&w, 4, now));
+	EXPECT_FALSE(mroce_reqwin_can_send(&w, 5, now));
+	/* a request wider than the window goes when nothing is in flight */
+	w.cwnd = 1;
+	EXPECT_FALSE(mroce_reqwin_can_send(&w, 1, now));
+	mroce_reqwin_init(&w, &cfg);
+	w.cwnd = 1;
+	EXPECT_TRUE(mroce_reqwin_can_send(&w, 16, now));
+	EXPECT_EQ(mroce_reqwin_sent(&w, 16, now, 0, &psn), 0);
+	EXPECT_FALSE(mroce_reqwin_can_send(&w, 1, now));
+	/* 0: no congestion window */
+	w.cwnd = 0;
+	EXPECT_TRUE(mroce_reqwin_can_send(&w, 1, now));
 }
 
 TEST(sr_ack_checks)

@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Congestion-control hook.
+ * Window congestion control of a MetaRoCE-mode requester on a lossy
+ * fabric (Documentation/core.rst, "Delay-based window").
  *
  * The transport reports what it observed as one sample per event (bytes
- * ACKed, an RTT sample, an ECN-CE mark echoed by the receiver, a CNP
- * (IBTA A17.9), a loss) and reads back two outputs: a pacing rate and a
- * congestion window in bytes.  A controller is a struct mroce_cc_ops; a
- * delay-based window controller (Swift/NSCC-like) plugs in here.
- * MROCE_CC_PRIV_WORDS of private state live in struct mroce_cc, so no
- * controller allocates.  DCQCN, rate-based on CNPs, is mroce_dcqcn.c.
+ * newly delivered, an RTT sample from the timestamp an MR_ACK echoes, a
+ * CNP, a loss, a retransmission timeout) and reads back two outputs: a
+ * congestion window in bytes, which bounds what the QP keeps in flight,
+ * and a pacing rate in bytes per second.  A controller is a struct
+ * mroce_cc_ops; its state lives in struct mroce_cc, so none allocates.
  *
- * Not used by the kernel module yet (it sends within its window, paced
- * only by DCQCN): built and tested on the host (selftests/unit) until
- * the sender paces with it; Kbuild links it then.
+ * The one controller, "delay", is Swift-like: it keeps the queueing delay
+ * (RTT above the smallest RTT seen) near a target; below it the window
+ * doubles per round trip until its first decrease (slow start), then
+ * grows by cfg.ai bytes per round trip; above it it shrinks in proportion to
+ * how far above (cfg.beta), at most by cfg.max_mdf and once per round
+ * trip.  CNPs and losses shrink it too; a window below one packet is kept
+ * by pacing.  DCQCN, rate-based on CNPs, is mroce_dcqcn.c.
  */
 #ifndef MROCE_CC_H
 #define MROCE_CC_H
@@ -21,27 +25,32 @@
 
 enum mroce_cc_event {
 	MROCE_CC_EV_ACK		= 1U << 0,	/* acked_bytes delivered */
-	MROCE_CC_EV_ECN		= 1U << 1,	/* receiver echoed ECN-CE */
-	MROCE_CC_EV_CNP		= 1U << 2,	/* CNP received */
-	MROCE_CC_EV_LOSS	= 1U << 3,	/* loss detected */
+	MROCE_CC_EV_CNP		= 1U << 1,	/* CNP received (ECN-CE seen) */
+	MROCE_CC_EV_LOSS	= 1U << 2,	/* loss detected (RACK, NAK) */
+	MROCE_CC_EV_RTO		= 1U << 3,	/* retransmission timeout */
 };
 
 struct mroce_cc_sample {
-	u64 now;
+	u64 now;		/* ns */
 	u32 events;		/* enum mroce_cc_event */
 	u32 acked_bytes;
-	u32 rtt_ns;		/* 0: no RTT sample */
+	u64 rtt_ns;		/* 0: no RTT sample */
 };
+
+/* Fractions are in 1/1024. */
+#define MROCE_CC_ONE		1024
 
 struct mroce_cc_cfg {
-	u64 line_rate;		/* bytes per second */
+	u64 line_rate;		/* bytes per second: the pacing ceiling */
 	u32 mss;		/* payload bytes per packet (path MTU) */
-	u32 min_cwnd;		/* bytes, at least one mss */
-	u32 max_cwnd;		/* bytes, e.g. the BDP */
-	u32 target_rtt_ns;	/* delay above which a window shrinks */
+	u32 min_cwnd;		/* bytes; may be below one mss (paced) */
+	u32 max_cwnd;		/* bytes: the BDP cap */
+	u32 init_cwnd;		/* bytes; 0: ten mss */
+	u32 target_ns;		/* queueing delay tolerated above base RTT */
+	u32 ai;			/* bytes per round trip below the target */
+	u16 beta;		/* decrease per relative excess delay */
+	u16 max_mdf;		/* largest decrease at once */
 };
-
-#define MROCE_CC_PRIV_WORDS	4
 
 struct mroce_cc;
 
@@ -54,18 +63,26 @@ struct mroce_cc_ops {
 struct mroce_cc {
 	const struct mroce_cc_ops *ops;
 	struct mroce_cc_cfg cfg;
-	u64 rate;		/* output: pacing rate, bytes per second */
-	u32 cwnd;		/* output: bytes allowed in flight */
-	u64 priv[MROCE_CC_PRIV_WORDS];
+	/* outputs */
+	u32 cwnd;		/* bytes allowed in flight */
+	u64 rate;		/* pacing rate, bytes per second */
+	/* the RTT as the controller sees it, ns */
+	u64 base_rtt;		/* smallest sample, 0 until the first */
+	u64 srtt;		/* smoothed, 1/8 per sample */
+	u64 last_rtt;
+	/* state */
+	u64 cwnd_fp;		/* cwnd * MROCE_CC_ONE */
+	u64 last_cut;		/* when the window last shrank */
+	bool cut_valid;
+	u64 cuts;		/* decreases so far */
 };
 
-/* Line rate, window at max_cwnd: no congestion control (rxe's behaviour). */
-extern const struct mroce_cc_ops mroce_cc_fixed;
-/* Additive increase, multiplicative decrease on ECN, CNP, delay, loss. */
-extern const struct mroce_cc_ops mroce_cc_aimd;
+/* Swift-like delay-based window (see above). */
+extern const struct mroce_cc_ops mroce_cc_delay;
 
 void mroce_cc_init(struct mroce_cc *cc, const struct mroce_cc_ops *ops,
 		   const struct mroce_cc_cfg *cfg);
 void mroce_cc_update(struct mroce_cc *cc, const struct mroce_cc_sample *s);
+u64 mroce_cc_gap_ns(const struct mroce_cc *cc, u32 bytes);
 
 #endif /* MROCE_CC_H */

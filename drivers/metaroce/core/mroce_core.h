@@ -25,6 +25,7 @@
 /* Time in the core is always a u64 count of nanoseconds from any origin. */
 #define MROCE_NSEC_PER_USEC	1000ULL
 #define MROCE_NSEC_PER_MSEC	1000000ULL
+#define MROCE_NSEC_PER_SEC	1000000000ULL
 
 /* Name of @v in a designated-initializer table of @n names, or "?". */
 static inline const char *mroce_enum_name(const char * const *names,

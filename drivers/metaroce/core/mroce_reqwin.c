@@ -66,11 +66,13 @@ u32 mroce_reqwin_inflight(const struct mroce_reqwin *w)
  * window with a pipe counts against it only the PSNs the receiver has not
  * reported (SACKED ones arrived: they no longer queue on the path), so
  * that while a hole is repaired, a round trip behind what is queued, new
- * requests keep going out as far as the receiver can hold (wnd).
+ * requests keep going out as far as the receiver can hold (wnd).  A
+ * congestion window (cwnd, set by the transport from its controller)
+ * bounds the same count.
  */
 bool mroce_reqwin_can_send(const struct mroce_reqwin *w, u32 npsn, u64 now)
 {
-	u32 inflight = mroce_reqwin_inflight(w);
+	u32 inflight = mroce_reqwin_inflight(w), unreported;
 
 	if (w->rnr_wait && now < w->rnr_until)
 		return false;
@@ -82,9 +84,10 @@ bool mroce_reqwin_can_send(const struct mroce_reqwin *w, u32 npsn, u64 now)
 		return true;
 	if (inflight + npsn > w->wnd)
 		return false;
-	return !w->pipe ||
-	       inflight - min_t(u32, w->sb.sacked, inflight) + npsn <=
-				 w->pipe;
+	unreported = inflight - min_t(u32, w->sb.sacked, inflight);
+	if (w->cwnd && unreported + npsn > w->cwnd)
+		return false;
+	return !w->pipe || unreported + npsn <= w->pipe;
 }
 
 static void mroce_reqwin_arm(struct mroce_reqwin *w, u64 now)

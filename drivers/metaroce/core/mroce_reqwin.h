@@ -64,6 +64,8 @@ struct mroce_reqwin {
 	u32 max;
 	u32 wnd;
 	u32 pipe;
+	u32 cwnd;		/* congestion window, PSNs not yet reported;
+				 * 0: none (mroce_reqwin_can_send()) */
 	u8 retry_cnt;
 	u8 retry_left;
 	u8 rnr_retry;
