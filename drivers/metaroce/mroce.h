@@ -102,6 +102,34 @@ enum mroce_mode_policy {
 	MROCE_NUM_POLICIES
 };
 
+/*
+ * What the fabric under a device does with a full queue (sysfs
+ * metaroce_fabric; Documentation/operators.rst, "Fabric policy"):
+ * LOSSLESS, PFC pauses the sender: RC requesters slow down on CNPs only
+ * (DCQCN); LOSSY, the switch drops: MetaRoCE-mode requesters also bound
+ * what they keep in flight by a delay-based window and pace by it
+ * (mroce_wcc.c); RoCE-mode ones, without RTT samples, keep DCQCN.
+ */
+enum mroce_fabric {
+	MROCE_FABRIC_LOSSLESS,
+	MROCE_FABRIC_LOSSY,
+	MROCE_NUM_FABRICS
+};
+
+/*
+ * Parameters of the delay-based window (core mroce_cc.h), per device,
+ * each a sysfs metaroce_cc_<name>, read when a connection's span starts.
+ */
+struct mroce_wcc_params {
+	u32 target_delay_ns;	/* queueing delay tolerated over base RTT */
+	u32 ai_bytes;		/* growth per round trip below it */
+	u32 beta;		/* decrease per relative excess, 1/1024 */
+	u32 max_mdf;		/* largest decrease at once, 1/1024 */
+	u32 min_window;		/* bytes; below a packet it paces */
+	u32 max_window;		/* bytes: the BDP cap */
+	u32 init_window;	/* bytes */
+};
+
 struct mroce_net_port;
 
 /**
@@ -151,6 +179,9 @@ struct mroce_net_port;
  *	READ_ONCE)
  * @dcqcn: their DCQCN parameters (sysfs metaroce_rpg_*, metaroce_dce_*,
  *	...; each u32 read as it is used, a change applies at once)
+ * @fabric: enum mroce_fabric (sysfs metaroce_fabric; READ_ONCE, read
+ *	when a connection's span starts)
+ * @wcc: the lossy fabric's window parameters (sysfs metaroce_cc_*)
  * @res: verbs object tables (mroce_res.h)
  */
 struct mroce_dev {
@@ -182,6 +213,8 @@ struct mroce_dev {
 	u32 cnp_dscp;
 	u32 rp_enable;
 	struct mroce_dcqcn_params dcqcn;
+	u32 fabric;
+	struct mroce_wcc_params wcc;
 	struct mroce_res res;
 };
 

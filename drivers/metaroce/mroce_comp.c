@@ -619,6 +619,7 @@ static int mroce_comp_aeth(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
 		.rtt = mroce_xdata_rtt(dp, pkt),
 		.map = pkt->sack.map,
 	};
+	u32 unreported = mroce_reqwin_unreported(&dp->win);
 	struct mroce_sr_stats was = dp->win.st;
 	int err;
 
@@ -627,6 +628,9 @@ static int mroce_comp_aeth(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
 					    res);
 	err = mroce_reqwin_on_sack(&dp->win, &a, now, res);
 	mroce_comp_sr_count(dp, &was, res);
+	if (!err)
+		mroce_wcc_ack(dp, unreported, a.rtt,
+			      dp->win.st.rack_losses != was.rack_losses, now);
 	return err;
 }
 
@@ -718,6 +722,8 @@ void mroce_comp_timer(struct mroce_dpqp *dp)
 	lockdep_assert_held(&dp->run_lock);
 	mroce_reqwin_on_timer(&dp->win, mroce_dp_now(dp), &res);
 	mroce_comp_sr_count(dp, &was, &res);
+	if (dp->win.st.rto_fires != was.rto_fires)
+		mroce_wcc_rto(dp, mroce_dp_now(dp));
 	/* the Local ACK Timeout, not a selective window's RTO or READ hole */
 	if ((res.verdict == MROCE_REQWIN_RETRY &&
 	     dp->win.st.rto_fires == was.rto_fires &&

@@ -447,6 +447,16 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 	mdev->cnp_dscp = MROCE_CNP_DSCP;
 	mdev->rp_enable = true;
 	mroce_dcqcn_params_default(&mdev->dcqcn);
+	mdev->fabric = MROCE_FABRIC_LOSSLESS;
+	mdev->wcc = (struct mroce_wcc_params) {
+		.target_delay_ns = MROCE_WCC_TARGET_US * NSEC_PER_USEC,
+		.ai_bytes = MROCE_WCC_AI_BYTES,
+		.beta = MROCE_WCC_BETA,
+		.max_mdf = MROCE_WCC_MAX_MDF,
+		.min_window = MROCE_WCC_MIN_WINDOW,
+		.max_window = MROCE_WCC_MAX_WINDOW,
+		.init_window = MROCE_WCC_INIT_WINDOW,
+	};
 	mport = mroce_net_get(mdev->net, mdev);
 	if (IS_ERR(mport)) {
 		err = PTR_ERR(mport);

@@ -44,6 +44,7 @@
 #include <rdma/ib_mad.h>
 
 #include "mroce_verbs.h"
+#include "core/mroce_cc.h"
 #include "core/mroce_dcqcn.h"
 #include "core/mroce_ext.h"
 #include "core/mroce_hdr.h"
@@ -279,6 +280,8 @@ enum mroce_task_flags {
  * @dcqcn: DCQCN reaction point of the requester (mroce_rp.c)
  * @pace_next: while throttled, when the next request packet is due
  * @pace_wait: the requester stopped for it; the task's timer is armed
+ * @cc_on: a lossy fabric's delay-based window runs (mroce_wcc.c)
+ * @cc: ... its controller
  * @req_failed: a WQE failed locally; no WQE after it starts (IBTA 10.8.3.3:
  *	the QP goes to ERR once it is the oldest, which flushes the rest)
  */
@@ -338,6 +341,8 @@ struct mroce_dpqp {
 	struct mroce_dcqcn dcqcn;
 	u64 pace_next;
 	bool pace_wait;
+	bool cc_on;
+	struct mroce_cc cc;
 };
 
 /*
@@ -571,6 +576,16 @@ void mroce_rp_reset(struct mroce_dpqp *dp);
 bool mroce_rp_cnp(struct mroce_dpqp *dp);
 bool mroce_rp_wait(struct mroce_dpqp *dp, u64 now);
 void mroce_rp_sent(struct mroce_dpqp *dp, u32 bytes, u64 now);
+
+/* mroce_wcc.c */
+void mroce_wcc_reset(struct mroce_dpqp *dp);
+void mroce_wcc_start(struct mroce_dpqp *dp);
+void mroce_wcc_ack(struct mroce_dpqp *dp, u32 unreported, u64 rtt,
+		   bool loss, u64 now);
+void mroce_wcc_rto(struct mroce_dpqp *dp, u64 now);
+bool mroce_wcc_cnp(struct mroce_dpqp *dp, u64 now);
+bool mroce_wcc_paced(const struct mroce_dpqp *dp);
+u64 mroce_wcc_gap_ns(const struct mroce_dpqp *dp, u32 bytes);
 
 /* mroce_nego.c */
 void mroce_nego_start(struct mroce_dpqp *dp);

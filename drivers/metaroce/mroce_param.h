@@ -96,4 +96,27 @@
 #define MROCE_NP_CNP_GAP_US_MAX	1000000
 #define MROCE_CNP_DSCP		48
 
+/*
+ * The delay-based window of MetaRoCE-mode requesters on a lossy fabric
+ * (mroce_wcc.c, core mroce_cc.c), defaults of the sysfs metaroce_cc_*
+ * knobs.  The target is the queueing delay tolerated over the smallest
+ * RTT seen: 200 us, a software transport's scheduling noise plus a few
+ * packets queued at a 10-100 Gb/s port (Swift's fabric targets are tens
+ * of microseconds with NIC timestamps; ours come from the kernel's clock
+ * at both ends).  beta 0.8 and a largest decrease of half are Swift's.
+ * The window starts at 64 KiB (a 64 KiB message in one round trip), is
+ * capped at 1 MiB (100 Gb/s times 80 us) and may fall to 256 bytes, a
+ * 4 KiB packet every 16 round trips.
+ */
+#define MROCE_WCC_TARGET_US	200
+#define MROCE_WCC_TARGET_US_MAX	1000000
+#define MROCE_WCC_AI_BYTES	4096
+#define MROCE_WCC_BETA		819
+#define MROCE_WCC_MAX_MDF	512
+#define MROCE_WCC_MIN_WINDOW	256
+#define MROCE_WCC_MAX_WINDOW	(1024 * 1024)
+#define MROCE_WCC_INIT_WINDOW	(64 * 1024)
+/* Largest window one may set: the MetaRoCE window of 4 KiB packets. */
+#define MROCE_WCC_WINDOW_MAX	(MROCE_SR_WINDOW * 4096)
+
 #endif /* MROCE_PARAM_H */

@@ -759,6 +759,7 @@ void mroce_req_selective(struct mroce_dpqp *dp)
 	if (mroce_qp_is_rc(dp->qp) && !dp->win.selective) {
 		mroce_sr_init(&dp->win, &cfg);
 		dp->win.wnd = MROCE_SR_WINDOW;
+		mroce_wcc_start(dp);
 	}
 }
 

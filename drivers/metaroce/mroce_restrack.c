@@ -35,6 +35,8 @@ struct mroce_res_qp {
 	u64 srtt_us, rto_us, reo_wnd_us;
 	u32 cc_throttled, cc_alpha, cc_cnps;
 	u64 cc_rate_mbps, cc_target_mbps;
+	u32 wcc_on, wcc_window, wcc_psns;
+	u64 wcc_pace_mbps, wcc_rtt_us, wcc_base_us, wcc_cuts;
 	struct mroce_nego nego;
 };
 
@@ -89,6 +91,16 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
 	r->cc_target_mbps = div_u64(dp->dcqcn.rt, 1000000);
 	r->cc_alpha = dp->dcqcn.alpha;
 	r->cc_cnps = dp->dcqcn.cnps;
+	r->wcc_on = dp->cc_on;
+	if (dp->cc_on) {
+		r->wcc_window = dp->cc.cwnd;
+		r->wcc_psns = w->cwnd;
+		r->wcc_pace_mbps = mroce_wcc_paced(dp) ?
+				   div_u64(dp->cc.rate * 8, 1000000) : 0;
+		r->wcc_rtt_us = div_u64(dp->cc.last_rtt, NSEC_PER_USEC);
+		r->wcc_base_us = div_u64(dp->cc.base_rtt, NSEC_PER_USEC);
+		r->wcc_cuts = dp->cc.cuts;
+	}
 	r->cpu = READ_ONCE(dp->cpu);
 	r->nego = dp->nego;
 	spin_unlock_bh(&dp->run_lock);
@@ -141,6 +153,15 @@ static int mroce_res_qp_put(struct sk_buff *msg, const struct mroce_res_qp *r,
 	     rdma_nl_put_driver_u64(msg, "srtt-us", r->srtt_us) ||
 	     rdma_nl_put_driver_u64(msg, "rto-us", r->rto_us) ||
 	     rdma_nl_put_driver_u64(msg, "reorder-wnd-us", r->reo_wnd_us)))
+		return -EMSGSIZE;
+	/* the delay-based window of a lossy fabric (mroce_wcc.c) */
+	if (r->wcc_on &&
+	    (rdma_nl_put_driver_u32(msg, "cc-window", r->wcc_window) ||
+	     rdma_nl_put_driver_u32(msg, "cc-window-psns", r->wcc_psns) ||
+	     rdma_nl_put_driver_u64(msg, "cc-pace-mbps", r->wcc_pace_mbps) ||
+	     rdma_nl_put_driver_u64(msg, "cc-rtt-us", r->wcc_rtt_us) ||
+	     rdma_nl_put_driver_u64(msg, "cc-base-rtt-us", r->wcc_base_us) ||
+	     rdma_nl_put_driver_u64(msg, "cc-window-cuts", r->wcc_cuts)))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -7,7 +7,10 @@
  * (mroce_task_arm()) brings the requester back when the next one is due.
  * The QP's READ responses are paced the same way, at the same rate (one
  * flow), also while the QP stays in RTR.  A QP that never got a CNP, or
- * whose rate climbed back to the maximum, is not paced at all.
+ * whose rate climbed back to the maximum, is not paced by DCQCN.  On a
+ * lossy fabric a MetaRoCE-mode requester's CNPs go to its delay-based
+ * window instead (mroce_wcc.c), which paces the same way while below
+ * its cap; when both pace, the longer gap holds.
  */
 #include "mroce_dp.h"
 #include "mroce_trace.h"
@@ -25,6 +28,7 @@ void mroce_rp_reset(struct mroce_dpqp *dp)
 {
 	lockdep_assert_held(&dp->run_lock);
 	mroce_dcqcn_init(&dp->dcqcn, 0, &dp->mdev->dcqcn);
+	mroce_wcc_reset(dp);
 	dp->pace_next = 0;
 	dp->pace_wait = false;
 }
@@ -44,6 +48,8 @@ bool mroce_rp_cnp(struct mroce_dpqp *dp)
 	lockdep_assert_held(&dp->run_lock);
 	if (!READ_ONCE(mdev->rp_enable) || !mroce_qp_is_rc(dp->qp))
 		return false;
+	if (mroce_wcc_cnp(dp, mroce_dp_now(dp)))
+		return true;
 	cut = mroce_dcqcn_cnp(&dp->dcqcn, &mdev->dcqcn, mroce_dp_now(dp));
 	mroce_rp_trace(dp, cut);
 	return true;
@@ -54,7 +60,8 @@ bool mroce_rp_cnp(struct mroce_dpqp *dp)
  * @dp: the QP's data path
  * @now: the clock
  *
- * Return: true when the QP is throttled and its next packet is not due;
+ * Return: true when the QP is paced (DCQCN throttled it, or its
+ * delay-based window is below the cap) and its next packet is not due;
  * then dp->pace_wait is set, and the task's timer runs the task again at
  * dp->pace_next.  Caller holds run_lock.
  */
@@ -64,13 +71,13 @@ bool mroce_rp_wait(struct mroce_dpqp *dp, u64 now)
 
 	lockdep_assert_held(&dp->run_lock);
 	dp->pace_wait = false;
-	if (!d->active)
-		return false;
-	mroce_dcqcn_advance(d, &dp->mdev->dcqcn, now);
-	if (!d->active) {
-		mroce_rp_trace(dp, false);
-		return false;
+	if (d->active) {
+		mroce_dcqcn_advance(d, &dp->mdev->dcqcn, now);
+		if (!d->active)
+			mroce_rp_trace(dp, false);
 	}
+	if (!d->active && !mroce_wcc_paced(dp))
+		return false;
 	if (now >= dp->pace_next)
 		return false;
 	dp->pace_wait = true;
@@ -86,10 +93,13 @@ bool mroce_rp_wait(struct mroce_dpqp *dp, u64 now)
 void mroce_rp_sent(struct mroce_dpqp *dp, u32 bytes, u64 now)
 {
 	struct mroce_dcqcn *d = &dp->dcqcn;
+	u64 gap = mroce_wcc_gap_ns(dp, bytes);
 
 	lockdep_assert_held(&dp->run_lock);
-	if (!d->active)
-		return;
-	mroce_dcqcn_sent(d, &dp->mdev->dcqcn, bytes, now);
-	dp->pace_next = max(dp->pace_next, now) + mroce_dcqcn_gap_ns(d, bytes);
+	if (d->active) {
+		mroce_dcqcn_sent(d, &dp->mdev->dcqcn, bytes, now);
+		gap = max(gap, mroce_dcqcn_gap_ns(d, bytes));
+	}
+	if (gap)
+		dp->pace_next = max(dp->pace_next, now) + gap;
 }

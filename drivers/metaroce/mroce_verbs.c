@@ -229,6 +229,60 @@ MROCE_DCQCN_ATTR(rate_reduce_monitor_period_us, 0, 131071);
 MROCE_DCQCN_ATTR(initial_alpha_value, 1, 1023);
 
 /*
+ * Fabric policy (enum mroce_fabric): "lossless" (the default) or "lossy",
+ * read when a connection's span starts.
+ */
+static const char * const mroce_fabric_names[MROCE_NUM_FABRICS] = {
+	[MROCE_FABRIC_LOSSLESS]	= "lossless",
+	[MROCE_FABRIC_LOSSY]	= "lossy",
+};
+
+static ssize_t metaroce_fabric_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	struct mroce_dev *mdev = rdma_device_to_drv_device(dev, struct mroce_dev,
+							    ibdev);
+
+	return sysfs_emit(buf, "%s\n",
+			  mroce_fabric_names[READ_ONCE(mdev->fabric)]);
+}
+
+static ssize_t metaroce_fabric_store(struct device *dev,
+				     struct device_attribute *attr,
+				     const char *buf, size_t count)
+{
+	struct mroce_dev *mdev = rdma_device_to_drv_device(dev, struct mroce_dev,
+							    ibdev);
+	int v = sysfs_match_string(mroce_fabric_names, buf);
+
+	if (v < 0) {
+		ibdev_warn_ratelimited(&mdev->ibdev,
+				       "metaroce_fabric: '%.*s' is not one of lossless, lossy\n",
+				       (int)min_t(size_t, strcspn(buf, "\n"), 32),
+				       buf);
+		return -EINVAL;
+	}
+	WRITE_ONCE(mdev->fabric, v);
+	return count;
+}
+static DEVICE_ATTR_RW(metaroce_fabric);
+
+/*
+ * The delay-based window of a lossy fabric (mroce_param.h, core
+ * mroce_cc.h): target queueing delay in microseconds, growth in bytes
+ * per round trip, beta and the largest decrease in 1/1024, the window's
+ * floor, cap and start in bytes.
+ */
+MROCE_U32_ATTR(cc_target_delay_us, wcc.target_delay_ns, 1,
+	       MROCE_WCC_TARGET_US_MAX, NSEC_PER_USEC);
+MROCE_U32_ATTR(cc_ai_bytes, wcc.ai_bytes, 1, MROCE_WCC_WINDOW_MAX, 1);
+MROCE_U32_ATTR(cc_beta, wcc.beta, 0, 1024, 1);
+MROCE_U32_ATTR(cc_max_mdf, wcc.max_mdf, 0, 1024, 1);
+MROCE_U32_ATTR(cc_min_window, wcc.min_window, 1, MROCE_WCC_WINDOW_MAX, 1);
+MROCE_U32_ATTR(cc_max_window, wcc.max_window, 1, MROCE_WCC_WINDOW_MAX, 1);
+MROCE_U32_ATTR(cc_init_window, wcc.init_window, 1, MROCE_WCC_WINDOW_MAX, 1);
+
+/*
  * Resource limits, one attribute each: metaroce_max_qp, ... (mroce_limits.c).
  */
 #define MROCE_LIMIT_ATTR(_name, _lim)					\
@@ -288,6 +342,14 @@ static struct attribute *mroce_dev_attrs[] = {
 	&dev_attr_metaroce_dce_tcp_rtt_us.attr,
 	&dev_attr_metaroce_rate_reduce_monitor_period_us.attr,
 	&dev_attr_metaroce_initial_alpha_value.attr,
+	&dev_attr_metaroce_fabric.attr,
+	&dev_attr_metaroce_cc_target_delay_us.attr,
+	&dev_attr_metaroce_cc_ai_bytes.attr,
+	&dev_attr_metaroce_cc_beta.attr,
+	&dev_attr_metaroce_cc_max_mdf.attr,
+	&dev_attr_metaroce_cc_min_window.attr,
+	&dev_attr_metaroce_cc_max_window.attr,
+	&dev_attr_metaroce_cc_init_window.attr,
 	&dev_attr_metaroce_max_qp.attr,
 	&dev_attr_metaroce_max_cq.attr,
 	&dev_attr_metaroce_max_cqe.attr,

@@ -15,6 +15,13 @@
 # - the figures (bottleneck use, completion times against the ideal,
 #   victim latency, drops at the router) are printed for the log; make
 #   bench compares stacks on them.
+# Then the same incast on a lossy fabric (metaroce_fabric=lossy): the
+# senders' packets are not ECN-capable, so RED drops instead of marking,
+# and only their delay-based windows (mroce_wcc.c) slow them down:
+# - the fabric knob takes lossless or lossy and refuses anything else;
+# - every message completes intact, drops repaired by selective repeat;
+# - the windows shrank on delay (tracepoint mroce_cc_window) and show in
+#   rdma res (cc-window, cc-rtt-us, ...) below their cap while it runs.
 source "$(dirname "$0")/../lib.sh"
 
 N=4 RATE=50
@@ -24,6 +31,8 @@ use_build_provider
 command -v tc >/dev/null || ksft_skip_all "tc not installed"
 build_c_tests
 mkdir -p "$DP_LOGS"
+# before any traffic (lib.sh, trace_setup)
+trace_setup metaroce/mroce_cc_window || TR=
 
 # ---- topology
 R=$(uname_of r) D=$(uname_of d)
@@ -85,6 +94,59 @@ h=$(($(c rp_cnp_handled "${SENDERS[@]}") - h0))
 red=$(ns_exec "$R" tc -s qdisc show dev "${D}r" | tr '\n' ' ')
 t_check "the bottleneck marked: receiver counted $m CE, sent $s CNPs, senders handled $h" \
 	test "$m" -gt 0 -a "$s" -gt 0 -a "$h" -gt 0
+sed 's/^/#   /' "$log"
+echo "#   router: $(sed -n 's/.*\(qdisc red.*\)/\1/p' <<<"$red" | tr -s ' ' | head -c 300)"
+
+# ---- the same on a lossy fabric: no ECN, delay-based windows
+S1=/sys/class/infiniband/${SENDERS[0]}
+t_check "metaroce_fabric is lossless by default" \
+	test "$(cat "$S1/metaroce_fabric")" = lossless
+t_check_fail "metaroce_fabric refuses 'pfc'" sh -c "echo pfc >$S1/metaroce_fabric"
+t_check_fail "metaroce_cc_beta refuses 1025" sh -c "echo 1025 >$S1/metaroce_cc_beta"
+# MROCE_INCAST_SET="name=value ...": more device attributes for this round
+# (metaroce_cc_target_delay_us=1000, ...), for tuning.
+for dev in "${D}m" "${SENDERS[@]}"; do
+	echo lossy >"/sys/class/infiniband/$dev/metaroce_fabric"
+	echo 0 >"/sys/class/infiniband/$dev/metaroce_ecn"
+	for kv in ${MROCE_INCAST_SET:-}; do
+		echo "${kv#*=}" >"/sys/class/infiniband/$dev/${kv%%=*}"
+	done
+done
+t_check "metaroce_fabric reads lossy" test "$(cat "$S1/metaroce_fabric")" = lossy
+cap=$(cat "$S1/metaroce_cc_max_window")
+m0=$(c np_ecn_marked_roce_packets "${D}m")
+[ -n "$TR" ] && echo >"$TR/trace"
+log=$DP_LOGS/incast-lossy.txt
+res=$DP_LOGS/incast-lossy-res.txt
+incast -m 65536 -n 30 -d 4 -R $RATE -o "$DP_LOGS/incast-lossy-fct.txt" &
+pid=$!
+: >"$res"
+for i in 1 2 3 4 5 6 7 8; do
+	sleep 1
+	rdma -dd res show qp link "${SENDERS[0]}/1" 2>/dev/null |
+		grep -o "cc-window [0-9]*.*" >>"$res"
+done
+wait $pid
+rc=$?
+t_check "lossy fabric, $N:1 incast without ECN: every message completes, slots checked" \
+	test $rc = 0
+[ $rc = 0 ] || grep -E "FAIL|Bail" "$log" | head -5 | sed 's/^/#   /'
+sleep 1
+m=$(($(c np_ecn_marked_roce_packets "${D}m") - m0))
+t_check "no packet was ECN-capable, none marked ($m)" test "$m" = 0
+if [ -n "$TR" ]; then
+	cuts=$(grep -c " mroce_cc_window: .* cut=1 " "$TR/trace")
+	t_check "the senders' windows shrank on delay or loss ($cuts decreases traced)" \
+		test "$cuts" -gt 0
+	grep -m 3 " mroce_cc_window: " "$TR/trace" | sed 's/^ */#   /'
+else
+	t_skip "the senders' windows shrank" "no tracepoint mroce_cc_window"
+fi
+below=$(awk -v cap="$cap" '$2 < cap { n++ } END { print n + 0 }' "$res")
+t_check "rdma res shows ${SENDERS[0]}'s window below its cap $cap ($below of $(wc -l <"$res") samples)" \
+	test "$below" -gt 0
+sed 's/^/#   /' "$res" | head -4
+red=$(ns_exec "$R" tc -s qdisc show dev "${D}r" | tr '\n' ' ')
 sed 's/^/#   /' "$log"
 echo "#   router: $(sed -n 's/.*\(qdisc red.*\)/\1/p' <<<"$red" | tr -s ' ' | head -c 300)"
 t_done

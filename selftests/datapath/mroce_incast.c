@@ -17,9 +17,10 @@
  * "key value" line each: senders, msg_bytes, messages, seconds, goodput
  * MB/s (10^6 bytes), fct p50/p99/max in microseconds, and with -R (the
  * bottleneck's rate in Mbit/s) the ideal completion time of one message
- * when all senders share the bottleneck (size x senders / rate), the
- * p50/p99 ratios to it and the bottleneck use; victim p50/p99 in
- * microseconds.  -o writes every completion time (sender, us) to FILE.
+ * when all senders share the bottleneck fairly: posted behind DEPTH - 1
+ * of its own flow, it completes once DEPTH messages of every sender have
+ * crossed (size x DEPTH x senders / rate); the p50/p99 ratios to it and
+ * the bottleneck use; victim p50/p99 in microseconds.  -o writes every completion time (sender, us) to FILE.
  * Exit status 0 when every message completed and checked out.
  */
 #include <getopt.h>
@@ -296,13 +297,13 @@ int main(int argc, char **argv)
 	if (fo)
 		fclose(fo);
 	qsort(all, nfct, sizeof(double), cmp_double);
-	printf("senders %d\nmsg_bytes %u\nmessages %lu\nseconds %.3f\n",
-	       nsend, size, total, (t1 - t0) / 1e3);
+	printf("senders %d\nmsg_bytes %u\ndepth %lu\nmessages %lu\nseconds %.3f\n",
+	       nsend, size, depth, total, (t1 - t0) / 1e3);
 	printf("goodput_MBps %.2f\n", total * (double)size / ((t1 - t0) * 1e3));
 	printf("fct_p50_us %.0f\nfct_p99_us %.0f\nfct_max_us %.0f\n",
 	       pct(all, nfct, 50), pct(all, nfct, 99), all[nfct - 1]);
 	if (rate > 0) {
-		double ideal = (double)size * 8 * nsend / rate;
+		double ideal = (double)size * 8 * depth * nsend / rate;
 
 		printf("ideal_us %.0f\np50_ratio %.2f\np99_ratio %.2f\n", ideal,
 		       pct(all, nfct, 50) / ideal, pct(all, nfct, 99) / ideal);

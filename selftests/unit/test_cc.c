@@ -164,8 +164,10 @@ TEST(cc_delay_below_one_packet)
 	/* Below one packet the rate is cwnd / srtt, without headroom. */
 	EXPECT_EQ(cc.rate, 10ULL * 1000000000 / (10 * US));
 	EXPECT_EQ(mroce_cc_gap_ns(&cc, 1000), 1000 * 1000ULL);
-	/* It grows back by ai per packet's worth: 1000 acked adds 1000
-	 * (after decreases: no slow start). */
+	/*
+	 * It grows back by ai per packet's worth: 1000 acked adds 1000
+	 * (after decreases: no slow start).
+	 */
 	feed(&cc, t + 100 * US, MROCE_CC_EV_ACK, 1000, 10 * US);
 	EXPECT_EQ(cc.cwnd, 1010);
 	EXPECT_EQ(cc.rate, 1010ULL * 1000000000 / (10 * US) * 5 / 4);

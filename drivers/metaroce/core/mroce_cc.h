@@ -13,9 +13,9 @@
  * The one controller, "delay", is Swift-like: it keeps the queueing delay
  * (RTT above the smallest RTT seen) near a target; below it the window
  * doubles per round trip until its first decrease (slow start), then
- * grows by cfg.ai bytes per round trip; above it it shrinks in proportion to
- * how far above (cfg.beta), at most by cfg.max_mdf and once per round
- * trip.  CNPs and losses shrink it too; a window below one packet is kept
+ * grows by cfg.ai bytes per round trip; above the target the window
+ * shrinks in proportion to how far above (cfg.beta), at most by
+ * cfg.max_mdf and once per round trip.  CNPs and losses shrink it too; a window below one packet is kept
  * by pacing.  DCQCN, rate-based on CNPs, is mroce_dcqcn.c.
  */
 #ifndef MROCE_CC_H

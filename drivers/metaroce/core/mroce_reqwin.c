@@ -58,6 +58,14 @@ u32 mroce_reqwin_inflight(const struct mroce_reqwin *w)
 	return mroce_psn_dist(w->una, w->max);
 }
 
+/* PSNs in flight the receiver has not reported (not SACKED). */
+u32 mroce_reqwin_unreported(const struct mroce_reqwin *w)
+{
+	u32 inflight = mroce_reqwin_inflight(w);
+
+	return inflight - min_t(u32, w->sb.sacked, inflight);
+}
+
 /*
  * May a new request of @npsn PSNs go out now?  Not before the lost ones
  * are resent, nor during an RNR wait; it must fit in the window, except
@@ -84,7 +92,7 @@ bool mroce_reqwin_can_send(const struct mroce_reqwin *w, u32 npsn, u64 now)
 		return true;
 	if (inflight + npsn > w->wnd)
 		return false;
-	unreported = inflight - min_t(u32, w->sb.sacked, inflight);
+	unreported = mroce_reqwin_unreported(w);
 	if (w->cwnd && unreported + npsn > w->cwnd)
 		return false;
 	return !w->pipe || unreported + npsn <= w->pipe;

@@ -64,8 +64,7 @@ struct mroce_reqwin {
 	u32 max;
 	u32 wnd;
 	u32 pipe;
-	u32 cwnd;		/* congestion window, PSNs not yet reported;
-				 * 0: none (mroce_reqwin_can_send()) */
+	u32 cwnd;		/* congestion window (unreported PSNs), 0: none */
 	u8 retry_cnt;
 	u8 retry_left;
 	u8 rnr_retry;
@@ -146,6 +145,7 @@ struct mroce_reqwin_res {
 void mroce_reqwin_init(struct mroce_reqwin *w,
 		       const struct mroce_reqwin_cfg *cfg);
 u32 mroce_reqwin_inflight(const struct mroce_reqwin *w);
+u32 mroce_reqwin_unreported(const struct mroce_reqwin *w);
 bool mroce_reqwin_can_send(const struct mroce_reqwin *w, u32 npsn, u64 now);
 int mroce_reqwin_sent(struct mroce_reqwin *w, u32 npsn, u64 now, u32 wqe,
 		      u32 *psn);
