@@ -85,7 +85,7 @@ incast() {
 	timeout 300 "$BIN" "${args[@]}" "$@" >"$log" 2>&1
 }
 t_check "$N:1 incast of 64 KiB WRITEs with a victim flow: every message completes, slots checked" \
-	incast -m 65536 -n 30 -d 4 -R $RATE -o "$DP_LOGS/incast-fct.txt" ||
+	incast -m 65536 -n 30 -d 4 -R $RATE -I 200 -o "$DP_LOGS/incast-fct.txt" ||
 	grep -E "FAIL|Bail" "$log" | head -5 | sed 's/^/#   /'
 sleep 1
 m=$(($(c np_ecn_marked_roce_packets "${D}m") - m0))
@@ -118,7 +118,7 @@ m0=$(c np_ecn_marked_roce_packets "${D}m")
 [ -n "$TR" ] && echo >"$TR/trace"
 log=$DP_LOGS/incast-lossy.txt
 res=$DP_LOGS/incast-lossy-res.txt
-incast -m 65536 -n 30 -d 4 -R $RATE -o "$DP_LOGS/incast-lossy-fct.txt" &
+incast -m 65536 -n 30 -d 4 -R $RATE -I 200 -o "$DP_LOGS/incast-lossy-fct.txt" &
 pid=$!
 : >"$res"
 for i in 1 2 3 4 5 6 7 8; do

@@ -11,16 +11,21 @@
  * small flow pays for the incast.
  *
  *   mroce_incast -r DEV:GIDIDX -s DEV:GIDIDX [-s ...] [-v DEV:GIDIDX]
- *                [-m SIZE] [-n COUNT] [-d DEPTH] [-R MBIT] [-o FILE]
+ *                [-m SIZE] [-n COUNT] [-d DEPTH] [-R MBIT] [-I COUNT]
+ *                [-o FILE]
  *
  * The last data byte of every slot is checked at the end.  Output, one
- * "key value" line each: senders, msg_bytes, messages, seconds, goodput
+ * "key value" line each: senders, msg_bytes, depth, messages, seconds, goodput
  * MB/s (10^6 bytes), fct p50/p99/max in microseconds, and with -R (the
  * bottleneck's rate in Mbit/s) the ideal completion time of one message
  * when all senders share the bottleneck fairly: posted behind DEPTH - 1
  * of its own flow, it completes once DEPTH messages of every sender have
  * crossed (size x DEPTH x senders / rate); the p50/p99 ratios to it and
- * the bottleneck use; victim p50/p99 in microseconds.  -o writes every completion time (sender, us) to FILE.
+ * the bottleneck use; victim p50/p99 in microseconds.  -I COUNT first has
+ * the victim WRITE COUNT messages one at a time alone, before the incast
+ * starts, and prints their p50/p99 as its idle latency and the loaded p99
+ * over the idle p99.  -o writes every completion time (sender, us) to
+ * FILE.
  * Exit status 0 when every message completed and checked out.
  */
 #include <getopt.h>
@@ -141,6 +146,39 @@ static void post(struct flow *f, unsigned long i)
 	f->posted++;
 }
 
+/*
+ * The victim alone: @n WRITEs one at a time; their latencies, in us, to
+ * @lat (it bails on an error).
+ */
+static void victim_idle(struct flow *f, double *lat, unsigned long n)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)f->snd.buf, .length = f->size,
+		.lkey = f->snd.mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = (uintptr_t)rcv.buf + f->slot,
+			     .rkey = rcv.mr->rkey },
+	}, *bad;
+	unsigned long i;
+	struct ibv_wc wc;
+	double t;
+	int n_wc;
+
+	for (i = 0; i < n; i++) {
+		t = vt_now_ms();
+		if (ibv_post_send(f->qp, &wr, &bad))
+			vt_bail("post_send");
+		while ((n_wc = ibv_poll_cq(f->snd.cq, 1, &wc)) == 0)
+			;
+		if (n_wc < 0 || wc.status != IBV_WC_SUCCESS)
+			vt_bail("victim alone");
+		lat[i] = (vt_now_ms() - t) * 1e3;
+	}
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -157,15 +195,15 @@ static double pct(const double *sorted, unsigned long n, double p)
 
 int main(int argc, char **argv)
 {
-	unsigned long count = 50, depth = 4, i, total = 0, nfct = 0;
+	unsigned long count = 50, depth = 4, i, total = 0, nfct = 0, idle = 0;
 	uint32_t size = 65536;
-	double rate = 0, t0, t1, *all;
+	double rate = 0, t0, t1, *all, *idle_lat = NULL;
 	const char *out = NULL;
 	int opt, k, bad = 0;
 	FILE *fo = NULL;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((opt = getopt(argc, argv, "r:s:v:m:n:d:R:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:s:v:m:n:d:R:I:o:")) != -1) {
 		switch (opt) {
 		case 'r':
 			if (parse_end(optarg, &rcv))
@@ -194,6 +232,9 @@ int main(int argc, char **argv)
 		case 'R':
 			rate = strtod(optarg, NULL);
 			break;
+		case 'I':
+			idle = strtoul(optarg, NULL, 0);
+			break;
 		case 'o':
 			out = optarg;
 			break;
@@ -202,8 +243,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!rcv.name || !nsend || size < 1 || !count || !depth ||
-	    depth > 256) {
-		fprintf(stderr, "usage: mroce_incast -r DEV:GID -s DEV:GID [-s ...] [-v DEV:GID] [-m SIZE] [-n COUNT] [-d DEPTH] [-R MBIT] [-o FILE]\n");
+	    depth > 256 || (idle && !victim)) {
+		fprintf(stderr, "usage: mroce_incast -r DEV:GID -s DEV:GID [-s ...] [-v DEV:GID] [-m SIZE] [-n COUNT] [-d DEPTH] [-R MBIT] [-I COUNT] [-o FILE]\n");
 		return 2;
 	}
 	open_end(&rcv, (size_t)size * nsend + VICTIM_SIZE);
@@ -225,6 +266,14 @@ int main(int argc, char **argv)
 		f->qp = rc_qp(&f->snd, depth);
 		f->rqp = rc_qp(&rcv, 1);
 		connect_pair(f);
+	}
+
+	if (idle) {
+		idle_lat = calloc(idle, sizeof(double));
+		if (!idle_lat)
+			vt_bail("alloc");
+		victim_idle(&flows[MAX_SENDERS], idle_lat, idle);
+		qsort(idle_lat, idle, sizeof(double), cmp_double);
 	}
 
 	t0 = vt_now_ms();
@@ -317,6 +366,11 @@ int main(int argc, char **argv)
 		printf("victim_messages %lu\nvictim_p50_us %.0f\nvictim_p99_us %.0f\n",
 		       v->done, pct(v->fct, v->done, 50),
 		       pct(v->fct, v->done, 99));
+		if (idle)
+			printf("victim_idle_p50_us %.0f\nvictim_idle_p99_us %.0f\nvictim_p99_ratio %.2f\n",
+			       pct(idle_lat, idle, 50), pct(idle_lat, idle, 99),
+			       pct(v->fct, v->done, 99) /
+			       pct(idle_lat, idle, 99));
 	}
 	return bad;
 }

@@ -15,11 +15,18 @@
 #                  (development; default "rxe metaroce-roce metaroce")
 #   BENCH_ATTRS="ack_delay_us=200 ..."  the matrix's MetaRoCE devices get
 #                  these metaroce_* sysfs values (development)
+#   BENCH_INCAST=0  leaves the incast section out (BENCH_ONLY=^incast runs
+#                  it alone); BENCH_INCAST_RUNS=N rounds (default 3),
+#                  BENCH_INCAST_N=N senders (default 8),
+#                  BENCH_INCAST_STACKS="rxe metaroce-lossy" (development),
+#                  BENCH_INCAST_ATTRS="cc_target_delay_us=1000 ..." the
+#                  metaroce-lossy devices' metaroce_* values (development)
 #   MROCE_T_BENCH_PERF=1  profile each run with perf (development)
 #   BENCH_APPEND="ARGS"  more guest kernel command line, e.g. tsc=reliable
 #                  (the guest's clock source: development)
-#   (with BENCH_ONLY, BENCH_ATTRS, BENCH_APPEND or MROCE_T_BENCH_PERF,
-#   bench/results.md is kept: the table stays in build/vm/bench)
+#   (with BENCH_ONLY, BENCH_ATTRS, BENCH_INCAST_STACKS, BENCH_INCAST_ATTRS,
+#   BENCH_APPEND or MROCE_T_BENCH_PERF, bench/results.md is kept: the
+#   table stays in build/vm/bench)
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -39,16 +46,26 @@ export MROCE_T_BENCH_MATRIX_RUNS=${BENCH_MATRIX_RUNS:-2}
 export MROCE_T_BENCH_MATRIX=${BENCH_MATRIX:-1}
 export MROCE_T_BENCH_MATRIX_STACKS=${BENCH_MATRIX_STACKS:-rxe metaroce-roce metaroce}
 export MROCE_T_BENCH_ATTRS=${BENCH_ATTRS:-}
+export MROCE_T_BENCH_INCAST=${BENCH_INCAST:-1}
+export MROCE_T_BENCH_INCAST_RUNS=${BENCH_INCAST_RUNS:-3}
+export MROCE_T_BENCH_INCAST_N=${BENCH_INCAST_N:-8}
+export MROCE_T_BENCH_INCAST_STACKS=${BENCH_INCAST_STACKS:-rxe metaroce-roce metaroce metaroce-lossy}
+export MROCE_T_BENCH_INCAST_ATTRS=${BENCH_INCAST_ATTRS:-}
 rc=0
 tools/vm/run.sh --name bench --timeout "${BENCH_TIMEOUT:-3600}" \
 	${BENCH_APPEND:+--append "$BENCH_APPEND"} -- \
 	tools/bench/bench_guest.sh || rc=$?
 res=build/vm/bench/bench-results.md
 perf=${MROCE_T_BENCH_PERF:-0}
-if [ -s "$res" ] && [ -n "${BENCH_ONLY:-}${BENCH_ATTRS:-}${BENCH_APPEND:-}${perf#0}" ]; then
+fct=build/vm/bench/bench-incast-fct.txt
+if [ -s "$res" ] && [ -n "${BENCH_ONLY:-}${BENCH_ATTRS:-}${BENCH_INCAST_STACKS:-}${BENCH_INCAST_ATTRS:-}${BENCH_APPEND:-}${perf#0}" ]; then
 	if grep -q '^## Loss and reordering' "$res" &&
 		! tools/bench/chart_loss.sh "$res" build/vm/bench/results-loss.png; then
 		echo "bench: no chart of this partial matrix"
+	fi
+	if grep -q '^## Incast' "$res" &&
+		! tools/bench/chart_incast.sh "$fct" build/vm/bench/results-incast.png; then
+		echo "bench: no chart of this partial incast"
 	fi
 	echo "bench: partial table in $res (bench/results.md left as it was)"
 elif [ -s "$res" ]; then
@@ -61,6 +78,11 @@ elif [ -s "$res" ]; then
 	if grep -q '^## Loss and reordering' bench/results.md &&
 		tools/bench/chart_loss.sh bench/results.md bench/results-loss.png; then
 		printf '\nChart of the loss matrix: [results-loss.png](results-loss.png).\n' \
+			>>bench/results.md
+	fi
+	if grep -q '^## Incast' bench/results.md &&
+		tools/bench/chart_incast.sh "$fct" bench/results-incast.png; then
+		printf '\nIncast completion times: [results-incast.png](results-incast.png).\n' \
 			>>bench/results.md
 	fi
 	echo "bench: results in bench/results.md (logs in build/vm/bench)"

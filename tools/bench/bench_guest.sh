@@ -123,10 +123,14 @@ only_rows() {
 	rows=("${kept[@]}")
 }
 
+# The incast section (tools/bench/incast_guest.sh), one "row" named
+# incast; MROCE_T_BENCH_INCAST=0 leaves it out.
+INCAST=${MROCE_T_BENCH_INCAST:-1}
 if [ -n "${MROCE_T_BENCH_ONLY:-}" ]; then
 	only_rows ROWS
 	only_rows MROWS
-	[ ${#ROWS[@]} -gt 0 ] || [ ${#MROWS[@]} -gt 0 ] ||
+	[[ incast =~ $MROCE_T_BENCH_ONLY ]] || INCAST=0
+	[ ${#ROWS[@]} -gt 0 ] || [ ${#MROWS[@]} -gt 0 ] || [ "$INCAST" = 1 ] ||
 		die "no row matches '$MROCE_T_BENCH_ONLY'"
 	only_rows ZROWS
 	only_rows CROWS
@@ -633,6 +637,14 @@ if [ ${#MROWS[@]} -gt 0 ]; then
 fi
 melapsed=$(($(date +%s) - mstart))
 
+# The incast section; its own VM topology, after the veth rows.
+IRES=$OUT/bench-incast.md
+rm -f "$IRES"
+INCAST_OK=1
+if [ "$INCAST" = 1 ]; then
+	"$ROOT/tools/bench/incast_guest.sh" || INCAST_OK=0
+fi
+
 # matrix_report: the matrix section of the results, from $MRAW (fields:
 # matrix|stack|op|impairment|round|MB/s|messages|tx packets|retry events|
 # selective resends|duplicates received|RACK losses|TLP probes|RTO fires|perftest's
@@ -948,6 +960,10 @@ ICRC_COST="not measured (matrix rows only)"
 		matrix_report
 		echo
 	fi
+	if [ -s "$IRES" ]; then
+		cat "$IRES"
+		echo
+	fi
 	if [ -f "$ROOT/tools/bench/notes.md" ]; then
 		cat "$ROOT/tools/bench/notes.md"
 		echo
@@ -971,4 +987,4 @@ ICRC_COST="not measured (matrix rows only)"
 } >"$RES"
 cat "$RES"
 ip link del bva 2>/dev/null
-! grep -q '|fail|' "$RAW"
+[ "$INCAST_OK" = 1 ] && ! grep -q '|fail|' "$RAW"

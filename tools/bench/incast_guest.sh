@@ -1,0 +1,277 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# `make bench`, the incast section (guest side, run by bench_guest.sh):
+# N senders and a victim WRITE to one receiver through a router whose
+# egress to the receiver is the bottleneck, for each stack in turn, in
+# the same VM run:
+#
+#   rxe             rdma_rxe: no congestion control, go-back-N
+#   metaroce-roce   MetaRoCE, policy roce: RoCEv2 with DCQCN on CNPs
+#   metaroce        MetaRoCE, metaroce mode, lossless fabric (the
+#                   default): selective repeat, DCQCN on CNPs
+#   metaroce-lossy  MetaRoCE, metaroce mode, metaroce_fabric=lossy and
+#                   metaroce_ecn=0: nothing is marked, the router drops,
+#                   the delay-based windows pace the senders
+#
+# Topology: rxe in 6.1 opens its UDP socket in the initial namespace only,
+# so every RDMA device is there: veth bis1..bisN+1 (senders, the last is
+# the victim, 10.10.i.2) and bid (receiver, 10.20.0.2), their other ends
+# in the namespace bir, which routes between them.  Policy routing sends
+# what leaves each local address out of its own veth, and delivers
+# locally only what comes in on one.  The router's egress to the receiver
+# is tbf at RATE Mbit/s over RED that marks ECN-capable packets CE from a
+# 12 KB average queue and drops the others there, and every packet that
+# does not fit in 120 KB (incast.sh's bottleneck).
+#
+# mroce_incast has each sender WRITE COUNT 64 KiB messages, DEPTH at a
+# time, and the victim 64 B messages one at a time (first 200 of them
+# alone: its idle latency).  Per run: its figures, the router's drops and
+# marks, CNPs handled (MetaRoCE).  Rounds: MROCE_T_BENCH_INCAST_RUNS
+# (default 3); medians.  MROCE_T_BENCH_INCAST_N senders (default 8),
+# MROCE_T_BENCH_INCAST_STACKS (default all four),
+# MROCE_T_BENCH_INCAST_ATTRS ("name=value ..." device attributes for
+# metaroce-lossy, e.g. cc_target_delay_us=1000).
+#
+# Writes $OUT/bench-incast.md (the section), bench-incast-raw.txt and
+# bench-incast-fct.txt (stack, completion time in us, every message of
+# every round) for the chart.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${MROCE_RESULTS:-/tmp}
+LOGS=$OUT/bench-logs
+IRAW=$OUT/bench-incast-raw.txt
+IFCT=$OUT/bench-incast-fct.txt
+IRES=$OUT/bench-incast.md
+RUNS=${MROCE_T_BENCH_INCAST_RUNS:-3}
+N=${MROCE_T_BENCH_INCAST_N:-8}
+STACKS=(${MROCE_T_BENCH_INCAST_STACKS:-rxe metaroce-roce metaroce metaroce-lossy})
+RATE=50 COUNT=20 DEPTH=4 SIZE=65536 IDLE=200
+BIN=$ROOT/build/selftests/datapath/mroce_incast
+R=bir
+mkdir -p "$LOGS"
+: >"$IRAW"
+: >"$IFCT"
+
+die() { echo "bench incast: $*" >&2; exit 1; }
+[ -x "$BIN" ] || die "no $BIN (make -C selftests/datapath)"
+command -v tc >/dev/null || die "tc not installed"
+export RDMAV_DRIVERS=$ROOT/build/lib/libmetaroce
+modprobe -a ib_core ib_uverbs udp_tunnel ip6_udp_tunnel sch_tbf sch_red ||
+	die "modprobe"
+lsmod | grep -q '^metaroce ' || insmod "$ROOT/metaroce.ko" ||
+	die "cannot load metaroce.ko"
+PREFS=()
+
+# ---- topology
+topo_up() {
+	local i ifs=() t=200
+	ip netns add $R || return 1
+	ip -n $R link set lo up
+	ip netns exec $R sysctl -qw net.ipv4.ip_forward=1
+	sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+	# local delivery only for what arrives on a veth (pref 1000: the rest)
+	if ip rule show pref 0 | grep -q 'lookup local'; then
+		ip rule add pref 1000 lookup local
+		ip rule del pref 0 lookup local
+	fi
+	for i in $(seq $((N + 1))); do
+		ifs+=("bis$i|bir$i|10.10.$i")
+	done
+	ifs+=("bid|bird|10.20.0")
+	for x in "${ifs[@]}"; do
+		IFS='|' read -r a b net <<<"$x"
+		ip link add "$a" type veth peer name "$b" || return 1
+		ip link set "$b" netns $R
+		ip addr add "$net.2/24" dev "$a"
+		ip -n $R addr add "$net.1/24" dev "$b"
+		ip link set "$a" up && ip -n $R link set "$b" up || return 1
+		sysctl -qw "net.ipv4.conf.$a.rp_filter=0" \
+			"net.ipv4.conf.$a.accept_local=1"
+		ip rule add pref $((t - 100)) iif "$a" lookup local
+		ip rule add pref $t from "$net.2" lookup $t
+		PREFS+=($((t - 100)) $t)
+		ip route add default via "$net.1" dev "$a" src "$net.2" table $t ||
+			return 1
+		t=$((t + 1))
+	done
+	ip netns exec $R tc qdisc add dev bird root handle 1: tbf \
+		rate ${RATE}mbit burst 16kb latency 50ms &&
+		ip netns exec $R tc qdisc add dev bird parent 1:1 handle 10: red \
+		limit 120000 min 12000 max 36000 avpkt 1100 burst 12 \
+		probability 0.2 bandwidth ${RATE}mbit ecn || return 1
+	ping -c 1 -W 5 -I 10.10.1.2 10.20.0.2 >/dev/null ||
+		die "no path from 10.10.1.2 to 10.20.0.2 through the router"
+}
+
+topo_down() {
+	local d
+	for d in bid $(seq -f 'bis%g' $((N + 1))); do
+		ip link del "$d" 2>/dev/null
+	done
+	ip netns del $R 2>/dev/null
+	for d in "${PREFS[@]}"; do
+		ip rule del pref "$d" 2>/dev/null
+	done
+}
+
+gid_of() { # IBDEV: index of its RoCE v2 IPv4 GID
+	local d=/sys/class/infiniband/$1/ports/1 f v t i
+	for i in $(seq 50); do
+		for f in "$d"/gids/*; do
+			read -r v <"$f" 2>/dev/null || continue
+			case $v in 0000:0000:0000:0000:0000:ffff:*) ;; *) continue ;; esac
+			read -r t <"$d/gid_attrs/types/${f##*/}" 2>/dev/null
+			[ "$t" = "RoCE v2" ] && { echo "${f##*/}"; return 0; }
+		done
+		sleep 0.1
+	done
+	return 1
+}
+
+# ---- stacks: devices bi<x>d (receiver) and bi<x>1..N+1 (senders)
+DEVS=()
+stack_up() { # STACK
+	local type=metaroce x=m i dev a
+	case $1 in rxe) type=rxe x=r; modprobe rdma_rxe || return 1 ;; esac
+	DEVS=()
+	for i in d $(seq $((N + 1))); do
+		dev=bi$x$i
+		if [ "$i" = d ]; then a=bid; else a=bis$i; fi
+		rdma link add "$dev" type $type netdev "$a" || return 1
+		DEVS+=("$dev")
+	done
+	[ "$type" = rxe ] && return 0
+	for dev in "${DEVS[@]}"; do
+		d=/sys/class/infiniband/$dev
+		case $1 in
+		metaroce-roce) echo roce >"$d/metaroce_mode_policy" ;;
+		metaroce-lossy)
+			echo lossy >"$d/metaroce_fabric" &&
+				echo 0 >"$d/metaroce_ecn" || return 1
+			for kv in ${MROCE_T_BENCH_INCAST_ATTRS:-}; do
+				echo "${kv#*=}" >"$d/metaroce_${kv%%=*}" || return 1
+			done
+			;;
+		esac
+	done
+}
+
+stack_down() { # STACK
+	local dev
+	for dev in "${DEVS[@]}"; do
+		rdma link del "$dev" 2>/dev/null
+	done
+	[ "$1" = rxe ] && modprobe -r rdma_rxe 2>/dev/null
+	return 0
+}
+
+# counter_sum NAME DEV...: a MetaRoCE counter summed over DEVs ("-" for rxe).
+counter_sum() {
+	local n=$1 s=0 d v
+	shift
+	for d in "$@"; do
+		read -r v 2>/dev/null <"/sys/class/infiniband/$d/ports/1/hw_counters/$n" ||
+			{ echo -; return; }
+		s=$((s + v))
+	done
+	echo "$s"
+}
+
+# red_stats: "dropped marked" of the bottleneck's RED so far.
+red_stats() {
+	ip netns exec $R tc -s qdisc show dev bird | tr '\n' ' ' |
+		sed -n 's/.*qdisc red .*(dropped \([0-9]*\),.* marked \([0-9]*\) .*/\1 \2/p'
+}
+
+# irun STACK ROUND: one incast; one raw line.
+irun() {
+	local stack=$1 round=$2 args=() i g log fct d0 m0 d1 m1 c0 c1 v
+	log=$LOGS/incast-$stack-$round.txt fct=$LOGS/incast-$stack-$round.fct
+	g=$(gid_of "${DEVS[0]}") || return 1
+	args=(-r "${DEVS[0]}:$g")
+	for i in $(seq "$N"); do
+		g=$(gid_of "${DEVS[$i]}") || return 1
+		args+=(-s "${DEVS[$i]}:$g")
+	done
+	g=$(gid_of "${DEVS[$((N + 1))]}") || return 1
+	args+=(-v "${DEVS[$((N + 1))]}:$g")
+	read -r d0 m0 <<<"$(red_stats)"
+	c0=$(counter_sum rp_cnp_handled "${DEVS[@]:1}")
+	timeout 300 "$BIN" "${args[@]}" -m $SIZE -n $COUNT -d $DEPTH \
+		-R $RATE -I $IDLE -o "$fct" >"$log" 2>&1
+	local rc=$?
+	sleep 1
+	read -r d1 m1 <<<"$(red_stats)"
+	c1=$(counter_sum rp_cnp_handled "${DEVS[@]:1}")
+	[ "$c0" = - ] || c1=$((c1 - c0))
+	if [ $rc -ne 0 ]; then
+		echo "incast|$stack|$round|fail|$(grep -m1 -E 'FAIL|Bail|error' "$log" | tr '|' ' ')"
+		return 0
+	fi
+	awk -v s="$stack" '{ print s, $2 }' "$fct" >>"$IFCT"
+	v=$(awk '{ k[$1] = $2 } END {
+		printf "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s", k["goodput_MBps"],
+		k["bottleneck_use"], k["fct_p50_us"], k["fct_p99_us"],
+		k["fct_max_us"], k["p99_ratio"], k["victim_idle_p99_us"],
+		k["victim_p50_us"], k["victim_p99_us"], k["victim_p99_ratio"] }' "$log")
+	echo "incast|$stack|$round|$v|$((d1 - d0))|$((m1 - m0))|$c1|$(awk '$1 == "ideal_us" { print $2 }' "$log")"
+}
+
+topo_up || die "cannot build the incast topology"
+start=$(date +%s)
+for round in $(seq "$RUNS"); do
+	for stack in "${STACKS[@]}"; do
+		stack_up "$stack" || die "cannot set up $stack"
+		irun "$stack" "$round" | tee -a "$IRAW"
+		stack_down "$stack"
+	done
+done
+elapsed=$(($(date +%s) - start))
+topo_down
+
+# ---- the section
+med() { # STACK FIELD: the median of FIELD over STACK's good rounds
+	awk -F'|' -v s="$1" -v f="$2" '$2 == s && $4 != "fail" { print $f }' "$IRAW" |
+		sort -g | awk '{ v[NR] = $1 } END {
+			if (!NR) { print "-"; exit }
+			if (NR % 2) print v[(NR + 1) / 2]
+			else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+ms() { awk -v v="$1" 'BEGIN { if (v == "-") print "-"; else printf "%.1f", v / 1000 }'; }
+{
+	ideal=$(awk -F'|' '$4 != "fail" { print $17; exit }' "$IRAW")
+	echo "## Incast"
+	echo
+	echo "$N:1 incast through a router namespace whose egress to the receiver is"
+	echo "tbf at $RATE Mbit/s over RED (marks ECN-capable packets CE from a 12 KB"
+	echo "average queue, drops the others there, and all that does not fit in"
+	echo "120 KB; no PFC): each sender WRITEs $COUNT messages of 64 KiB, $DEPTH at a"
+	echo "time; a victim WRITEs 64 B messages one at a time meanwhile, and $IDLE"
+	echo "alone first (idle).  Every RDMA device is in the initial namespace, so"
+	echo "rdma_rxe runs the same topology.  Stacks: rxe (no congestion control);"
+	echo "metaroce-roce (RoCEv2, DCQCN on CNPs); metaroce (metaroce mode, lossless"
+	echo "fabric policy: DCQCN); metaroce-lossy (metaroce_fabric=lossy,"
+	echo "metaroce_ecn=0${MROCE_T_BENCH_INCAST_ATTRS:+, $MROCE_T_BENCH_INCAST_ATTRS}: the router drops instead of marking, the"
+	echo "delay-based windows pace).  Medians of $RUNS rounds (${elapsed} s in all)."
+	echo "Ideal: one message's completion time with fair sharing, 64 KiB x $DEPTH x $N"
+	echo "/ $RATE Mbit/s = $(ms "${ideal:--}") ms (posted behind $((DEPTH - 1)) of its own flow).  use:"
+	echo "goodput over the bottleneck rate (payload only: headers make ~0.93 the"
+	echo "most).  Victim: loaded p99 over idle p99.  Drops and marks: the RED"
+	echo "qdisc's; CNPs: handled by the senders (rp_cnp_handled)."
+	echo
+	echo "| stack | MB/s | use | FCT p50 ms | FCT p99 ms | p99 / ideal | FCT max ms | victim idle p99 ms | victim p50 ms | victim p99 ms | victim p99 / idle | drops | marks | CNPs | failed |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	for s in "${STACKS[@]}"; do
+		nf=$(awk -F'|' -v s="$s" '$2 == s && $4 == "fail"' "$IRAW" | wc -l)
+		echo "| $s | $(med "$s" 4) | $(med "$s" 5) | $(ms "$(med "$s" 6)") | $(ms "$(med "$s" 7)") | $(med "$s" 9) | $(ms "$(med "$s" 8)") | $(ms "$(med "$s" 10)") | $(ms "$(med "$s" 11)") | $(ms "$(med "$s" 12)") | $(med "$s" 13) | $(med "$s" 14) | $(med "$s" 15) | $(med "$s" 16) | $nf |"
+	done
+	echo
+	echo "Raw figures (incast|stack|round|MB/s|use|FCT p50|p99|max us|p99/ideal|victim idle p99|victim p50|p99 us|victim p99/idle|drops|marks|CNPs|ideal us):"
+	echo
+	echo '```'
+	cat "$IRAW"
+	echo '```'
+} >"$IRES"
+cat "$IRES"
+! grep -q '|fail|' "$IRAW"
