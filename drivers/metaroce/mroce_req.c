@@ -458,12 +458,17 @@ static void mroce_req_xmit_rc(struct mroce_dpqp *dp, struct mroce_swqe *s,
 	 * so that it opens again before it stops the sender.  Asking with
 	 * every packet there doubled the packets of a path whose round trip
 	 * keeps the window full (netem delay 1 ms: one ACK per request).
+	 * A congestion window (mroce_wcc.c) asks every half of it: a
+	 * sender held to a packet or two otherwise waited for the
+	 * responder's ACK delay or its own probe timeout in every message.
 	 */
 	++dp->pkts_noack;
 	ackreq = s->rd_atomic || off + plen == s->length ||
 		 dp->pkts_noack >= MROCE_REQ_ACKREQ_EVERY ||
 		 (mroce_reqwin_inflight(&dp->win) + MROCE_REQ_ACKREQ_EVERY >=
-		  dp->win.wnd && dp->pkts_noack >= MROCE_REQ_ACKREQ_EVERY / 8);
+		  dp->win.wnd && dp->pkts_noack >= MROCE_REQ_ACKREQ_EVERY / 8) ||
+		 (dp->win.cwnd &&
+		  dp->pkts_noack >= max_t(u32, dp->win.cwnd / 2, 1));
 	if (ackreq)
 		dp->pkts_noack = 0;
 	h->bth.ackreq = ackreq;
