@@ -101,22 +101,31 @@ TEST(cc_delay_cut_scaled_once_per_rtt)
 	feed(&cc, t, MROCE_CC_EV_ACK, 0, 10 * US);	/* base 10 us */
 	EXPECT_EQ(cc.cwnd, 10000);
 	/*
-	 * 40 us against a 20 us target: half the RTT is excess, the cut is
-	 * beta / 2 = 400/1024 of the window.
+	 * Target 20 us.  One 40 us sample is a spike: srtt goes to 13.75 us,
+	 * the smaller of the two is under the target, no cut.
+	 */
+	feed(&cc, t + 1 * US, MROCE_CC_EV_ACK, 0, 40 * US);
+	EXPECT_EQ(cc.srtt, 13750);
+	EXPECT_EQ(cc.cuts, 0);
+	feed(&cc, t + 2 * US, MROCE_CC_EV_ACK, 0, 40 * US);
+	feed(&cc, t + 3 * US, MROCE_CC_EV_ACK, 0, 40 * US);
+	EXPECT_EQ(cc.srtt, 19903);
+	EXPECT_EQ(cc.cuts, 0);
+	/*
+	 * Sustained: srtt 22.416 us, past the target: the cut is beta times
+	 * the excess share, 800 * 2416 / 22416 = 86/1024 of the window.
 	 */
 	fp = cc.cwnd_fp;
-	feed(&cc, t + 1 * US, MROCE_CC_EV_ACK, 1000, 40 * US);
-	EXPECT_EQ(cc.cwnd_fp, fp - fp * 400 / 1024);
-	EXPECT_EQ(cc.cwnd, 6093);
+	feed(&cc, t + 4 * US, MROCE_CC_EV_ACK, 1000, 40 * US);
+	EXPECT_EQ(cc.srtt, 22416);
+	EXPECT_EQ(cc.cwnd_fp, fp - fp * 86 / 1024);
 	EXPECT_EQ(cc.cuts, 1);
-	/* srtt is now 10 - 10/8 + 40/8 = 13.75 us: no second cut before. */
-	EXPECT_EQ(cc.srtt, 13750);
-	feed(&cc, t + 10 * US, MROCE_CC_EV_ACK, 1000, 40 * US);
-	EXPECT_EQ(cc.cwnd, 6093);
+	/* Not again within srtt. */
+	feed(&cc, t + 20 * US, MROCE_CC_EV_ACK, 1000, 40 * US);
 	EXPECT_EQ(cc.cuts, 1);
 	/*
-	 * A round trip later a huge delay cuts by max_mdf only (the sample
-	 * counts in srtt first: 140 us then).
+	 * A round trip later a huge delay cuts by max_mdf only (srtt is
+	 * then 146.5 us: 800 * 126.5 / 146.5 would be 690/1024).
 	 */
 	fp = cc.cwnd_fp;
 	feed(&cc, t + 200 * US, MROCE_CC_EV_ACK, 1000, 1000 * US);

@@ -110,10 +110,13 @@ static void mroce_cc_delay_update(struct mroce_cc *cc,
 				  const struct mroce_cc_sample *s)
 {
 	const struct mroce_cc_cfg *c = &cc->cfg;
-	u64 target;
+	u64 target, delay = 0;
 
-	if (s->rtt_ns)
+	if (s->rtt_ns) {
 		mroce_cc_delay_rtt(cc, s->rtt_ns);
+		/* a lone spike is noise: both it and srtt must be high */
+		delay = min_t(u64, s->rtt_ns, cc->srtt);
+	}
 	target = cc->base_rtt + c->target_ns;
 	if (s->events & MROCE_CC_EV_RTO) {
 		mroce_cc_delay_cut(cc, s->now, c->max_mdf, false);
@@ -121,9 +124,9 @@ static void mroce_cc_delay_update(struct mroce_cc *cc,
 		mroce_cc_delay_cut(cc, s->now, c->max_mdf, true);
 	} else if (s->events & MROCE_CC_EV_CNP) {
 		mroce_cc_delay_cut(cc, s->now, c->max_mdf / 2, true);
-	} else if (s->rtt_ns && s->rtt_ns > target) {
+	} else if (delay > target) {
 		/* beta times the share of the RTT that is excess delay */
-		u64 mdf = (u64)c->beta * (s->rtt_ns - target) / s->rtt_ns;
+		u64 mdf = (u64)c->beta * (delay - target) / delay;
 
 		mroce_cc_delay_cut(cc, s->now, min_t(u64, mdf, MROCE_CC_ONE),
 				   true);

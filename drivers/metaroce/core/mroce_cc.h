@@ -11,12 +11,14 @@
  * mroce_cc_ops; its state lives in struct mroce_cc, so none allocates.
  *
  * The one controller, "delay", is Swift-like: it keeps the queueing delay
- * (RTT above the smallest RTT seen) near a target; below it the window
- * doubles per round trip until its first decrease (slow start), then
- * grows by cfg.ai bytes per round trip; above the target the window
- * shrinks in proportion to how far above (cfg.beta), at most by
- * cfg.max_mdf and once per round trip.  CNPs and losses shrink it too; a window below one packet is kept
- * by pacing.  DCQCN, rate-based on CNPs, is mroce_dcqcn.c.
+ * (RTT above the smallest RTT seen, judged on the smaller of the sample
+ * and the smoothed RTT, so that a lone spike does not count) near a
+ * target.  Below it the window doubles per round trip until its first
+ * decrease (slow start), then grows by cfg.ai bytes per round trip; above
+ * it the window shrinks in proportion to how far above (cfg.beta), at
+ * most by cfg.max_mdf and once per round trip.  CNPs and losses shrink it
+ * too; a window below one packet is kept by pacing.  DCQCN, rate-based on
+ * CNPs, is mroce_dcqcn.c.
  */
 #ifndef MROCE_CC_H
 #define MROCE_CC_H
