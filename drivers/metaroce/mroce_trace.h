@@ -143,13 +143,14 @@ TRACE_EVENT(mroce_rp_rate,
  * changed by a decrease (cut=1) or reached its cap (cut=0) (mroce_wcc.c).
  */
 TRACE_EVENT(mroce_cc_window,
-	TP_PROTO(u32 qpn, bool cut, u32 cwnd, u64 rate_mbps, u64 rtt_us,
-		 u64 base_us),
-	TP_ARGS(qpn, cut, cwnd, rate_mbps, rtt_us, base_us),
+	TP_PROTO(u32 qpn, bool cut, u32 cwnd, u32 psns, u64 rate_mbps,
+		 u64 rtt_us, u64 base_us),
+	TP_ARGS(qpn, cut, cwnd, psns, rate_mbps, rtt_us, base_us),
 	TP_STRUCT__entry(
 		__field(u32, qpn)
 		__field(bool, cut)
 		__field(u32, cwnd)
+		__field(u32, psns)
 		__field(u64, rate_mbps)
 		__field(u64, rtt_us)
 		__field(u64, base_us)
@@ -158,12 +159,13 @@ TRACE_EVENT(mroce_cc_window,
 		__entry->qpn = qpn;
 		__entry->cut = cut;
 		__entry->cwnd = cwnd;
+		__entry->psns = psns;
 		__entry->rate_mbps = rate_mbps;
 		__entry->rtt_us = rtt_us;
 		__entry->base_us = base_us;
 	),
-	TP_printk("qpn=%u cut=%u cwnd=%u rate_mbps=%llu rtt_us=%llu base_rtt_us=%llu",
-		  __entry->qpn, __entry->cut, __entry->cwnd,
+	TP_printk("qpn=%u cut=%u cwnd=%u psns=%u rate_mbps=%llu rtt_us=%llu base_rtt_us=%llu",
+		  __entry->qpn, __entry->cut, __entry->cwnd, __entry->psns,
 		  __entry->rate_mbps, __entry->rtt_us, __entry->base_us)
 );
 

@@ -36,6 +36,7 @@ static void mroce_wcc_apply(struct mroce_dpqp *dp, u64 cuts, u32 cwnd)
 	dp->win.cwnd = max_t(u32, DIV_ROUND_UP(cc->cwnd, dp->pmtu), 1);
 	if (cut || (cc->cwnd == cc->cfg.max_cwnd && cwnd != cc->cwnd))
 		trace_mroce_cc_window(dp->qp->ibqp.qp_num, cut, cc->cwnd,
+				      dp->win.cwnd,
 				      div_u64(cc->rate * 8, 1000000),
 				      div_u64(cc->last_rtt, NSEC_PER_USEC),
 				      div_u64(cc->base_rtt, NSEC_PER_USEC));

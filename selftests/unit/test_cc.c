@@ -26,6 +26,14 @@ static void feed(struct mroce_cc *cc, u64 now, u32 ev, u32 acked, u64 rtt)
 	mroce_cc_update(cc, &s);
 }
 
+/* A controller with the test's cfg whose first RTT sample was @base. */
+static u64 start(struct mroce_cc *cc, u64 base)
+{
+	mroce_cc_init(cc, &mroce_cc_delay, &cfg);
+	feed(cc, 1000 * US, MROCE_CC_EV_ACK, 0, base);
+	return 1000 * US;
+}
+
 TEST(cc_delay_init)
 {
 	struct mroce_cc_cfg c = { 0 };
@@ -57,11 +65,10 @@ TEST(cc_delay_init)
 TEST(cc_delay_grows_below_target)
 {
 	struct mroce_cc cc;
-	u64 t = 1000 * US;
+	u64 t = start(&cc, 20 * US);
 	int i;
 
-	mroce_cc_init(&cc, &mroce_cc_delay, &cfg);
-	/* First sample: base = srtt = 20 us; slow start adds what is acked. */
+	/* base = srtt = 20 us; slow start adds what is acked. */
 	feed(&cc, t, MROCE_CC_EV_ACK, 10000, 20 * US);
 	EXPECT_EQ(cc.base_rtt, 20 * US);
 	EXPECT_EQ(cc.srtt, 20 * US);
@@ -95,10 +102,8 @@ TEST(cc_delay_grows_below_target)
 TEST(cc_delay_cut_scaled_once_per_rtt)
 {
 	struct mroce_cc cc;
-	u64 t = 1000 * US, fp;
+	u64 t = start(&cc, 10 * US), fp;
 
-	mroce_cc_init(&cc, &mroce_cc_delay, &cfg);
-	feed(&cc, t, MROCE_CC_EV_ACK, 0, 10 * US);	/* base 10 us */
 	EXPECT_EQ(cc.cwnd, 10000);
 	/*
 	 * Target 20 us.  One 40 us sample is a spike: srtt goes to 13.75 us,
@@ -136,11 +141,9 @@ TEST(cc_delay_cut_scaled_once_per_rtt)
 TEST(cc_delay_signals)
 {
 	struct mroce_cc cc;
-	u64 t = 1000 * US;
+	u64 t = start(&cc, 10 * US);
 	u32 w;
 
-	mroce_cc_init(&cc, &mroce_cc_delay, &cfg);
-	feed(&cc, t, MROCE_CC_EV_ACK, 0, 10 * US);
 	/* A CNP: half of max_mdf. */
 	feed(&cc, t + 1 * US, MROCE_CC_EV_CNP, 0, 0);
 	EXPECT_EQ(cc.cwnd, 10000 - 10000 * 256 / 1024);
@@ -161,11 +164,9 @@ TEST(cc_delay_signals)
 TEST(cc_delay_below_one_packet)
 {
 	struct mroce_cc cc;
-	u64 t = 1000 * US;
+	u64 t = start(&cc, 10 * US);
 	int i;
 
-	mroce_cc_init(&cc, &mroce_cc_delay, &cfg);
-	feed(&cc, t, MROCE_CC_EV_ACK, 0, 10 * US);
 	/* Timeouts halve it down to min_cwnd, well below a packet. */
 	for (i = 0; i < 20; i++)
 		feed(&cc, t + i * US, MROCE_CC_EV_RTO, 0, 0);

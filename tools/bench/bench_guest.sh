@@ -23,6 +23,7 @@
 # development: a partial table says so in its header).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+source "$ROOT/tools/bench/lib.sh"
 RUNS=${MROCE_T_BENCH_RUNS:-5}
 OUT=${MROCE_RESULTS:-/tmp}
 RAW=$OUT/bench-raw.txt
@@ -164,20 +165,6 @@ wire_up() {
 		ip route add $IP_A dev bvb src $IP_B table 101 || return 1
 	ping -c 1 -W 5 -I bva $IP_B >/dev/null ||
 		{ echo "bench: no path from $IP_A to $IP_B over the veth" >&2; return 1; }
-}
-
-gid_of() { # IBDEV: index of its RoCE v2 IPv4 GID
-	local d=/sys/class/infiniband/$1/ports/1 f v t i
-	for i in $(seq 50); do
-		for f in "$d"/gids/*; do
-			read -r v <"$f" 2>/dev/null || continue
-			case $v in 0000:0000:0000:0000:0000:ffff:*) ;; *) continue ;; esac
-			read -r t <"$d/gid_attrs/types/${f##*/}" 2>/dev/null
-			[ "$t" = "RoCE v2" ] && { echo "${f##*/}"; return 0; }
-		done
-		sleep 0.1
-	done
-	return 1
 }
 
 stack_up() { # rxe|metaroce

@@ -38,6 +38,7 @@
 # every round) for the chart.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+source "$ROOT/tools/bench/lib.sh"
 OUT=${MROCE_RESULTS:-/tmp}
 LOGS=$OUT/bench-logs
 IRAW=$OUT/bench-incast-raw.txt
@@ -113,20 +114,6 @@ topo_down() {
 	for d in "${PREFS[@]}"; do
 		ip rule del pref "$d" 2>/dev/null
 	done
-}
-
-gid_of() { # IBDEV: index of its RoCE v2 IPv4 GID
-	local d=/sys/class/infiniband/$1/ports/1 f v t i
-	for i in $(seq 50); do
-		for f in "$d"/gids/*; do
-			read -r v <"$f" 2>/dev/null || continue
-			case $v in 0000:0000:0000:0000:0000:ffff:*) ;; *) continue ;; esac
-			read -r t <"$d/gid_attrs/types/${f##*/}" 2>/dev/null
-			[ "$t" = "RoCE v2" ] && { echo "${f##*/}"; return 0; }
-		done
-		sleep 0.1
-	done
-	return 1
 }
 
 # ---- stacks: devices bi<x>d (receiver) and bi<x>1..N+1 (senders)
