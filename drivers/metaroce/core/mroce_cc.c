@@ -86,11 +86,10 @@ static void mroce_cc_delay_init(struct mroce_cc *cc)
 static void mroce_cc_delay_cut(struct mroce_cc *cc, u64 now, u32 mdf,
 			       bool gated)
 {
-	if (gated && cc->cut_valid && now - cc->last_cut < cc->srtt)
+	if (gated && cc->cuts && now - cc->last_cut < cc->srtt)
 		return;
 	mdf = min_t(u32, mdf, cc->cfg.max_mdf);
 	cc->cwnd_fp -= cc->cwnd_fp * mdf / MROCE_CC_ONE;
-	cc->cut_valid = true;
 	cc->last_cut = now;
 	cc->cuts++;
 }
@@ -139,7 +138,7 @@ static void mroce_cc_delay_update(struct mroce_cc *cc,
 		 */
 		u64 per = max_t(u64, cc->cwnd, c->mss);
 
-		if (!cc->cut_valid)
+		if (!cc->cuts)
 			cc->cwnd_fp += (u64)s->acked_bytes * MROCE_CC_ONE;
 		else
 			cc->cwnd_fp += (u64)c->ai * s->acked_bytes *

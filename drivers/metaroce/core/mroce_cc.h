@@ -74,8 +74,7 @@ struct mroce_cc {
 	u64 last_rtt;
 	/* state */
 	u64 cwnd_fp;		/* cwnd * MROCE_CC_ONE */
-	u64 last_cut;		/* when the window last shrank */
-	bool cut_valid;
+	u64 last_cut;		/* when the window last shrank, if cuts */
 	u64 cuts;		/* decreases so far */
 };
 
