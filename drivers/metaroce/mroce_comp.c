@@ -619,13 +619,14 @@ static int mroce_comp_aeth(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
 		.rtt = mroce_xdata_rtt(dp, pkt),
 		.map = pkt->sack.map,
 	};
-	u32 unreported = mroce_reqwin_unreported(&dp->win);
 	struct mroce_sr_stats was = dp->win.st;
+	u32 unreported;
 	int err;
 
 	if (!pkt->x)
 		return mroce_reqwin_on_aeth(&dp->win, a.psn, a.syndrome, now,
 					    res);
+	unreported = mroce_reqwin_unreported(&dp->win);
 	err = mroce_reqwin_on_sack(&dp->win, &a, now, res);
 	mroce_comp_sr_count(dp, &was, res);
 	if (!err)
