@@ -54,7 +54,12 @@ echo 512 >"$A/metaroce_cc_min_window"
 echo 512 >"$A/metaroce_cc_init_window"
 res=$DP_LOGS/pacing-res.txt
 [ -n "$TR" ] && echo >"$TR/trace"
-( sleep 2; rdma -dd res show qp link "$DEV1/1" >"$res" 2>&1 ) &
+: >"$res"
+# sampled while the WRITEs run: the QP exists only during mroce_dpcheck
+( for i in $(seq 40); do
+	sleep 0.5
+	rdma -dd res show qp link "$DEV1/1" 2>/dev/null | grep "cc-window-psns" >>"$res"
+done ) &
 read -r p10_on med_on < <(gaps lossy)
 wait
 t_check "lossy, window of half a packet: WRITEs complete, gaps p10 ${p10_on:-?} us, median ${med_on:-?} us" \
