@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Interfaces for MetaRoCE mode: SACK scoreboard and path selector.
+ * Interfaces for MetaRoCE mode: SACK scoreboard (the path selector:
+ * test_path.c).
  */
 #include "mroce_core.h"
 #include "mroce_sack.h"
-#include "mroce_path.h"
 #include "mroce_test.h"
 
 TEST(sack_in_order)
@@ -62,62 +62,4 @@ TEST(sack_holes_and_blocks)
 	ASSERT_EQ(mroce_sack_blocks(&s, b, 4), 3);
 	EXPECT_EQ(b[2].start, 2 + MROCE_SACK_BITS - 1);
 	EXPECT_EQ(b[2].end, 2 + MROCE_SACK_BITS);
-}
-
-TEST(path_round_robin_and_avoid)
-{
-	struct mroce_path p[4];
-	struct mroce_pathset ps;
-	unsigned int i;
-
-	mroce_pathset_init(&ps, p, 4, 7, 1000, 5000);
-	for (i = 0; i < 4; i++) {
-		EXPECT_EQ(p[i].entropy & 0xc000, 0xc000);
-		if (i)
-			EXPECT_NE(p[i].entropy, p[i - 1].entropy);
-	}
-	for (i = 0; i < 8; i++)
-		EXPECT_EQ(mroce_path_select(&ps, 0), i % 4);
-	EXPECT_EQ(p[2].sent, 2);
-	/* ECN on path 1, loss on path 2: skipped while avoided. */
-	mroce_path_on_ecn(&ps, 1, 100);
-	mroce_path_on_loss(&ps, 2, 100);
-	EXPECT_EQ(p[1].ecn, 1);
-	EXPECT_EQ(p[2].lost, 1);
-	EXPECT_EQ(mroce_path_select(&ps, 200), 0);
-	EXPECT_EQ(mroce_path_select(&ps, 200), 3);
-	EXPECT_EQ(mroce_path_select(&ps, 200), 0);
-	/* Path 1 recovers at 1100, path 2 at 5100. */
-	EXPECT_EQ(mroce_path_select(&ps, 1100), 1);
-	/* All avoided: the one that recovers first. */
-	mroce_path_on_loss(&ps, 0, 2000);
-	mroce_path_on_loss(&ps, 1, 1000);
-	mroce_path_on_loss(&ps, 3, 3000);
-	EXPECT_EQ(mroce_path_select(&ps, 2000), 2);
-	mroce_path_on_loss(&ps, 2, 4000);
-	EXPECT_EQ(mroce_path_select(&ps, 2000), 1);
-	/* Out-of-range indexes are ignored. */
-	mroce_path_on_ecn(&ps, 4, 0);
-	mroce_path_on_loss(&ps, 9, 0);
-	mroce_path_on_rtt(&ps, 4, 10);
-	/* Empty set. */
-	mroce_pathset_init(&ps, NULL, 4, 0, 0, 0);
-	EXPECT_EQ(mroce_path_select(&ps, 0), -ENOENT);
-}
-
-TEST(path_rtt_smoothing)
-{
-	struct mroce_path p[1];
-	struct mroce_pathset ps;
-
-	mroce_pathset_init(&ps, p, 1, 0, 0, 0);
-	mroce_path_on_rtt(&ps, 0, 8000);
-	EXPECT_EQ(p[0].srtt_ns, 8000);
-	EXPECT_EQ(p[0].rttvar_ns, 4000);
-	mroce_path_on_rtt(&ps, 0, 16000);
-	EXPECT_EQ(p[0].srtt_ns, 9000);
-	EXPECT_EQ(p[0].rttvar_ns, 5000);
-	mroce_path_on_rtt(&ps, 0, 1000);
-	EXPECT_EQ(p[0].srtt_ns, 9000 - 1125 + 125);
-	EXPECT_EQ(p[0].rttvar_ns, 5000 - 1250 + 2000);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Path (entropy) selector: round robin over healthy paths.
+ * Path (entropy) selector: one path, flowlets or per-packet round robin
+ * over the healthy paths, with retirement, probing and fresh entropies.
  */
 #include "mroce_core.h"
 #include "mroce_path.h"
@@ -10,23 +11,119 @@
  * with consecutive values do not share their whole path sets.
  */
 #define MROCE_ENTROPY_STRIDE	0x9e5
+/* psn_path entries: path index + 1 and the path's generation. */
+#define MROCE_PATH_IDX_BITS	7
+#define MROCE_PATH_IDX_MASK	((1U << MROCE_PATH_IDX_BITS) - 1)
 
+static const char *const mroce_path_modes[MROCE_NUM_PATH_MODES] = {
+	[MROCE_PATH_FLOW] = "flow",
+	[MROCE_PATH_FLOWLET] = "flowlet",
+	[MROCE_PATH_SPRAY] = "spray",
+};
+
+const char *mroce_path_mode_name(unsigned int mode)
+{
+	return mode < MROCE_NUM_PATH_MODES ? mroce_path_modes[mode] : "?";
+}
+
+static u16 mroce_path_entropy(const struct mroce_pathset *ps, u16 k)
+{
+	return MROCE_ENTROPY_BASE |
+	       ((ps->seed + k * MROCE_ENTROPY_STRIDE) & MROCE_ENTROPY_MASK);
+}
+
+/**
+ * mroce_pathset_init() - a set of paths with fresh entropies
+ * @ps: the set
+ * @paths: storage for cfg->n paths, or NULL for an empty (off) set
+ * @psn_path: storage for MROCE_PATH_PSNS path indexes, or NULL
+ * @cfg: size, mode, seed and times; n is capped at MROCE_PATHS_MAX
+ */
 void mroce_pathset_init(struct mroce_pathset *ps, struct mroce_path *paths,
-			u8 n, u16 seed, u32 ecn_hold_ns, u32 loss_hold_ns)
+			u16 *psn_path, const struct mroce_path_cfg *cfg)
 {
 	unsigned int i;
 
 	memset(ps, 0, sizeof(*ps));
 	ps->paths = paths;
-	ps->n = paths ? n : 0;
-	ps->ecn_hold_ns = ecn_hold_ns;
-	ps->loss_hold_ns = loss_hold_ns;
+	ps->psn_path = psn_path;
+	ps->n = paths ? min_t(u8, cfg->n, MROCE_PATHS_MAX) : 0;
+	ps->mode = cfg->mode < MROCE_NUM_PATH_MODES ? cfg->mode :
+						       MROCE_PATH_SPRAY;
+	ps->seed = cfg->seed;
+	ps->hold_ns = cfg->hold_ns;
+	ps->flowlet_gap_ns = cfg->flowlet_gap_ns;
 	for (i = 0; i < ps->n; i++) {
 		memset(&paths[i], 0, sizeof(paths[i]));
-		paths[i].entropy = MROCE_ENTROPY_BASE |
-			((seed + i * MROCE_ENTROPY_STRIDE) &
-			 MROCE_ENTROPY_MASK);
+		paths[i].entropy = mroce_path_entropy(ps, ps->fresh++);
 	}
+	if (psn_path)
+		memset(psn_path, 0, MROCE_PATH_PSNS * sizeof(*psn_path));
+}
+
+/*
+ * The first path from @from on, in turn, that is not being avoided and is
+ * not @skip; if there is none, the one that recovers first (@skip only
+ * when it is the only path).
+ */
+static unsigned int mroce_path_pick(const struct mroce_pathset *ps,
+				    unsigned int from, int skip, u64 now)
+{
+	unsigned int i, idx;
+	int best = -1;
+
+	for (i = 0; i < ps->n; i++) {
+		idx = (from + i) % ps->n;
+		if ((int)idx == skip)
+			continue;
+		if (ps->paths[idx].avoid_until <= now)
+			return idx;
+		if (best < 0 || ps->paths[idx].avoid_until <
+				ps->paths[best].avoid_until)
+			best = idx;
+	}
+	return best < 0 ? (unsigned int)skip : (unsigned int)best;
+}
+
+/* Path @idx takes a packet at @now: a retired path past its hold is probed. */
+static void mroce_path_use(struct mroce_pathset *ps, unsigned int idx,
+			   u64 now)
+{
+	struct mroce_path *p = &ps->paths[idx];
+
+	if (p->retired && p->avoid_until <= now) {
+		p->retired = false;
+		ps->probed++;
+	}
+	p->sent++;
+	ps->last_tx = now;
+}
+
+static int mroce_path_choose(struct mroce_pathset *ps, u64 now, int skip)
+{
+	unsigned int idx;
+
+	if (!ps->n)
+		return -ENOENT;
+	switch (ps->mode) {
+	case MROCE_PATH_FLOW:
+		idx = 0;
+		break;
+	case MROCE_PATH_FLOWLET:
+		idx = ps->cur;
+		if (ps->last_tx && now - ps->last_tx < ps->flowlet_gap_ns &&
+		    (int)idx != skip && ps->paths[idx].avoid_until <= now)
+			break;
+		idx = mroce_path_pick(ps, ps->cur + 1, skip, now);
+		ps->cur = idx;
+		break;
+	default:
+		idx = mroce_path_pick(ps, ps->cur, skip, now);
+		ps->cur = (idx + 1) % ps->n;
+		break;
+	}
+	mroce_path_use(ps, idx, now);
+	return idx;
 }
 
 /**
@@ -34,30 +131,114 @@ void mroce_pathset_init(struct mroce_pathset *ps, struct mroce_path *paths,
  * @ps: the path set
  * @now: current time
  *
- * Round robin over the paths not being avoided; when every path is being
- * avoided, the one that recovers first.
+ * FLOW: path 0.  FLOWLET: the previous packet's path while packets follow
+ * each other within the flowlet gap and it is not being avoided, else the
+ * next healthy one.  SPRAY: round robin over the paths not being avoided.
+ * When every path is being avoided, the one that recovers first.
  *
  * Return: the path index, or -ENOENT if the set is empty.
  */
 int mroce_path_select(struct mroce_pathset *ps, u64 now)
 {
-	unsigned int i, idx, best = 0;
+	return mroce_path_choose(ps, now, -1);
+}
 
-	if (!ps->n)
+static void mroce_path_note(struct mroce_pathset *ps, u32 psn, int idx)
+{
+	BUILD_BUG_ON(MROCE_PATHS_MAX >= MROCE_PATH_IDX_MASK);
+	if (ps->psn_path && idx >= 0)
+		ps->psn_path[psn & (MROCE_PATH_PSNS - 1)] =
+			(idx + 1) | ps->paths[idx].gen << MROCE_PATH_IDX_BITS;
+}
+
+/**
+ * mroce_path_tx() - choose the path of a new packet and remember it
+ * @ps: the path set
+ * @psn: the packet's PSN
+ * @now: current time
+ *
+ * Return: as mroce_path_select().
+ */
+int mroce_path_tx(struct mroce_pathset *ps, u32 psn, u64 now)
+{
+	int idx = mroce_path_select(ps, now);
+
+	mroce_path_note(ps, psn, idx);
+	return idx;
+}
+
+/**
+ * mroce_path_retx() - choose the path of a resent packet
+ * @ps: the path set
+ * @psn: the packet's PSN
+ * @now: current time
+ * @blame: the packet was lost (not a probe): its last path is charged
+ *
+ * A resend avoids the path the packet last took, so one bad path does not
+ * lose it twice.
+ *
+ * Return: as mroce_path_select().
+ */
+int mroce_path_retx(struct mroce_pathset *ps, u32 psn, u64 now, bool blame)
+{
+	int prev = mroce_path_of(ps, psn), idx;
+
+	if (blame && prev >= 0)
+		mroce_path_on_loss(ps, prev, now);
+	idx = mroce_path_choose(ps, now, prev);
+	mroce_path_note(ps, psn, idx);
+	return idx;
+}
+
+/**
+ * mroce_path_of() - the path a PSN last left on
+ * @ps: the path set
+ * @psn: the PSN
+ *
+ * Return: its index, or -ENOENT when the set does not know it or the path
+ * has taken a fresh entropy since (what happened to the PSN says nothing
+ * of the new one).
+ */
+int mroce_path_of(const struct mroce_pathset *ps, u32 psn)
+{
+	u16 v;
+	int idx;
+
+	if (!ps->psn_path)
 		return -ENOENT;
-	for (i = 0; i < ps->n; i++) {
-		idx = (ps->cur + i) % ps->n;
-		if (ps->paths[idx].avoid_until <= now) {
-			best = idx;
-			goto found;
-		}
-		if (ps->paths[idx].avoid_until < ps->paths[best].avoid_until)
-			best = idx;
-	}
-found:
-	ps->cur = (best + 1) % ps->n;
-	ps->paths[best].sent++;
-	return best;
+	v = ps->psn_path[psn & (MROCE_PATH_PSNS - 1)];
+	idx = (int)(v & MROCE_PATH_IDX_MASK) - 1;
+	if (idx < 0 || idx >= ps->n ||
+	    (u16)(ps->paths[idx].gen << MROCE_PATH_IDX_BITS) !=
+	    (v & ~MROCE_PATH_IDX_MASK))
+		return -ENOENT;
+	return idx;
+}
+
+/*
+ * Retire path @idx: its entropy hashes onto a link that lost or marked a
+ * packet, so it takes a fresh one, which ECMP hashes anew, and the set
+ * leaves it alone for the hold time (a mark or loss seldom comes alone);
+ * its first packet after that is its probe.  Another loss or mark during
+ * the hold only extends it.  One path has nowhere else to go and is never
+ * retired.
+ */
+static void mroce_path_retire(struct mroce_pathset *ps, unsigned int idx,
+			      u64 now)
+{
+	struct mroce_path *p = &ps->paths[idx];
+
+	if (ps->mode == MROCE_PATH_FLOW || ps->n < 2)
+		return;
+	p->avoid_until = max_t(u64, p->avoid_until, now + ps->hold_ns);
+	if (p->retired)
+		return;
+	p->retired = true;
+	ps->retired++;
+	p->entropy = mroce_path_entropy(ps, ps->fresh++);
+	p->gen++;
+	p->srtt_ns = 0;
+	p->rttvar_ns = 0;
 }
 
 /* RFC 6298 smoothing, gains 1/8 and 1/4, in integer ns. */
@@ -80,18 +261,20 @@ void mroce_path_on_rtt(struct mroce_pathset *ps, unsigned int idx,
 	p->srtt_ns = p->srtt_ns - p->srtt_ns / 8 + rtt_ns / 8;
 }
 
+/* A packet sent on path @idx arrived marked CE. */
 void mroce_path_on_ecn(struct mroce_pathset *ps, unsigned int idx, u64 now)
 {
 	if (idx >= ps->n)
 		return;
 	ps->paths[idx].ecn++;
-	ps->paths[idx].avoid_until = now + ps->ecn_hold_ns;
+	mroce_path_retire(ps, idx, now);
 }
 
+/* A packet sent on path @idx was lost. */
 void mroce_path_on_loss(struct mroce_pathset *ps, unsigned int idx, u64 now)
 {
 	if (idx >= ps->n)
 		return;
 	ps->paths[idx].lost++;
-	ps->paths[idx].avoid_until = now + ps->loss_hold_ns;
+	mroce_path_retire(ps, idx, now);
 }
