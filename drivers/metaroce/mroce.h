@@ -26,6 +26,7 @@
 
 #include "mroce_res.h"
 #include "core/mroce_dcqcn.h"
+#include "core/mroce_path.h"
 
 #define MROCE_DRV_NAME		"metaroce"
 #define MROCE_LINK_TYPE		"metaroce"
@@ -84,6 +85,10 @@ enum mroce_counter {
 	MROCE_CNT_NP_CNP_SENT,
 	MROCE_CNT_RP_CNP_IGNORED,
 	MROCE_CNT_RP_CNP_HANDLED,
+	/* paths of MetaRoCE mode (mroce_spray.c) */
+	MROCE_CNT_SPRAY_PACKETS,
+	MROCE_CNT_PATHS_RETIRED,
+	MROCE_CNT_PATHS_PROBED,
 	MROCE_NUM_COUNTERS
 };
 
@@ -182,6 +187,14 @@ struct mroce_net_port;
  * @fabric: enum mroce_fabric (sysfs metaroce_fabric; READ_ONCE, read
  *	when a connection's span starts)
  * @wcc: the lossy fabric's window parameters (sysfs metaroce_cc_*)
+ * @path_mode: enum mroce_path_mode of MetaRoCE-mode RC requesters (sysfs
+ *	metaroce_path_mode; READ_ONCE, read when a connection's span starts)
+ * @paths: entropies of each new RC QP (sysfs metaroce_paths; READ_ONCE,
+ *	read at create_qp)
+ * @path_hold_ns: a retired path is avoided this long (sysfs
+ *	metaroce_path_hold_us; read when a connection's span starts)
+ * @flowlet_gap_ns: the idle gap that ends a flowlet (sysfs
+ *	metaroce_flowlet_gap_us; likewise)
  * @res: verbs object tables (mroce_res.h)
  */
 struct mroce_dev {
@@ -215,6 +228,10 @@ struct mroce_dev {
 	struct mroce_dcqcn_params dcqcn;
 	u32 fabric;
 	struct mroce_wcc_params wcc;
+	u32 path_mode;
+	u32 paths;
+	u32 path_hold_ns;
+	u32 flowlet_gap_ns;
 	struct mroce_res res;
 };
 

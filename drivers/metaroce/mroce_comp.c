@@ -629,9 +629,11 @@ static int mroce_comp_aeth(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
 	unreported = mroce_reqwin_unreported(&dp->win);
 	err = mroce_reqwin_on_sack(&dp->win, &a, now, res);
 	mroce_comp_sr_count(dp, &was, res);
-	if (!err)
+	if (!err) {
 		mroce_wcc_ack(dp, unreported, a.rtt,
 			      dp->win.st.rack_losses != was.rack_losses, now);
+		mroce_spray_ack(dp, pkt, a.rtt);
+	}
 	return err;
 }
 

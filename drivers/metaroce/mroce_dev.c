@@ -63,6 +63,9 @@ static const struct rdma_stat_desc mroce_counter_desc[] = {
 	[MROCE_CNT_NP_CNP_SENT] = { .name = "np_cnp_sent" },
 	[MROCE_CNT_RP_CNP_IGNORED] = { .name = "rp_cnp_ignored" },
 	[MROCE_CNT_RP_CNP_HANDLED] = { .name = "rp_cnp_handled" },
+	[MROCE_CNT_SPRAY_PACKETS] = { .name = "spray_packets" },
+	[MROCE_CNT_PATHS_RETIRED] = { .name = "paths_retired" },
+	[MROCE_CNT_PATHS_PROBED] = { .name = "paths_probed" },
 };
 
 enum ib_port_state mroce_port_state(struct net_device *ndev)
@@ -448,6 +451,10 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 	mdev->rp_enable = true;
 	mroce_dcqcn_params_default(&mdev->dcqcn);
 	mdev->fabric = MROCE_FABRIC_LOSSLESS;
+	mdev->path_mode = MROCE_PATH_SPRAY;
+	mdev->paths = MROCE_PATHS_DEFAULT;
+	mdev->path_hold_ns = MROCE_PATH_HOLD_US * NSEC_PER_USEC;
+	mdev->flowlet_gap_ns = MROCE_FLOWLET_GAP_US * NSEC_PER_USEC;
 	mdev->wcc = (struct mroce_wcc_params) {
 		.target_delay_ns = MROCE_WCC_TARGET_US * NSEC_PER_USEC,
 		.ai_bytes = MROCE_WCC_AI_BYTES,

@@ -48,6 +48,7 @@
 #include "core/mroce_dcqcn.h"
 #include "core/mroce_ext.h"
 #include "core/mroce_hdr.h"
+#include "core/mroce_path.h"
 #include "core/mroce_reqwin.h"
 #include "core/mroce_respwin.h"
 
@@ -141,7 +142,10 @@ struct mroce_rxpkt;
  * @n: requests held
  * @dup: a duplicate arrived since the last ACK
  * @ts_echo: MXH timestamp the next MR_ACK echoes: the duplicate's, else
- *	that of the newest MetaRoCE request (0: none, nothing to echo)
+ *	that of the newest MetaRoCE request (0: none, nothing to echo), but
+ *	a CE-marked request's is not overwritten by an unmarked one's
+ * @path_echo: ... and the path id of the same request
+ * @ce_echo: ... which arrived marked CE (the MR_ACK's E flag)
  * @unacked: requests held since the last ACK and not acknowledged yet
  * @ack_due: when an ACK for them is due at the latest (task clock, ns;
  *	0: none due)
@@ -151,6 +155,8 @@ struct mroce_hold {
 	u32 n;
 	bool dup;
 	u32 ts_echo;
+	u16 path_echo;
+	bool ce_echo;
 	u32 unacked;
 	u64 ack_due;
 	struct metaroce_recv_wqe *ahead;
@@ -282,6 +288,12 @@ enum mroce_task_flags {
  * @pace_wait: the requester stopped for it; the task's timer is armed
  * @cc_on: a lossy fabric's delay-based window runs (mroce_wcc.c)
  * @cc: ... its controller
+ * @ps: the paths of the requester's MetaRoCE span (mroce_spray.c); off
+ *	(ps.n 0) in flow mode and outside the span
+ * @paths: ... their state (MROCE_PATHS_MAX of them)
+ * @psn_path: ... the path each PSN last left on
+ * @path_dst: route caches of the paths, @npath_dst of them (RC only)
+ * @path_dst_gen: the entropy generation each route cache was filled for
  * @req_failed: a WQE failed locally; no WQE after it starts (IBTA 10.8.3.3:
  *	the QP goes to ERR once it is the oldest, which flushes the rest)
  */
@@ -343,6 +355,13 @@ struct mroce_dpqp {
 	bool pace_wait;
 	bool cc_on;
 	struct mroce_cc cc;
+
+	struct mroce_pathset ps;
+	struct mroce_path paths[MROCE_PATHS_MAX];
+	u16 psn_path[MROCE_PATH_PSNS];
+	struct dst_cache *path_dst;
+	u8 npath_dst;
+	u16 path_dst_gen[MROCE_PATHS_MAX];
 };
 
 /*
@@ -364,6 +383,8 @@ struct mroce_rxpkt {
 	u8 xflags;		/* its MXH flags (MROCE_MXH_F_*), */
 	u32 ts;			/* its MXH timestamp and echo, */
 	u32 tse;
+	u16 path;		/* its MXH path id, */
+	bool ce;		/* the IP header says CE (any packet), */
 	u32 mmsn;		/* a SEND or WRITE kind's MSGH message number, */
 	u32 moff;		/* offset */
 	u32 mlen;		/* and message length */
@@ -478,14 +499,14 @@ int mroce_dp_send(struct mroce_dpqp *dp, struct mroce_hdr *h,
 		  struct sk_buff *skb);
 int mroce_dp_xmit_x(struct mroce_dpqp *dp, struct mroce_xhdr *x);
 int mroce_dp_xmit_xskb(struct mroce_dpqp *dp, const struct mroce_xhdr *x,
-		       struct sk_buff *skb, u32 roce_hlen);
+		       struct sk_buff *skb, u32 roce_hlen, int path);
 
 /* mroce_xdata.c */
 u8 mroce_xdata_kind(const struct mroce_dpqp *dp, const struct mroce_hdr *h,
 		    u8 *pos);
 int mroce_xdata_xmit(struct mroce_dpqp *dp, const struct mroce_swqe *s,
 		     const struct mroce_hdr *h, u8 kind, u8 pos, u32 off,
-		     struct sk_buff *skb);
+		     struct sk_buff *skb, int path);
 int mroce_xdata_view(struct mroce_rxpkt *pkt, const struct mroce_xhdr *x,
 		     const struct mroce_xlayout *xlo);
 void mroce_xdata_rx_ts(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
@@ -569,7 +590,7 @@ void mroce_hold_ack_check(struct mroce_dpqp *dp);
 int mroce_hold_ack(struct mroce_dpqp *dp);
 
 /* mroce_ecn.c */
-bool mroce_ecn_rx(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt);
+bool mroce_ecn_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt);
 
 /* mroce_rp.c */
 void mroce_rp_reset(struct mroce_dpqp *dp);
@@ -586,6 +607,19 @@ void mroce_wcc_rto(struct mroce_dpqp *dp, u64 now);
 bool mroce_wcc_cnp(struct mroce_dpqp *dp, u64 now);
 bool mroce_wcc_paced(const struct mroce_dpqp *dp);
 u64 mroce_wcc_gap_ns(const struct mroce_dpqp *dp, u32 bytes);
+
+/* mroce_spray.c */
+int mroce_spray_init(struct mroce_dpqp *dp);
+void mroce_spray_fini(struct mroce_dpqp *dp);
+void mroce_spray_reset(struct mroce_dpqp *dp);
+void mroce_spray_start(struct mroce_dpqp *dp);
+void mroce_spray_reroute(struct mroce_dpqp *dp);
+int mroce_spray_pick(struct mroce_dpqp *dp, u32 psn, bool resend,
+		     bool probe);
+void mroce_spray_route(struct mroce_dpqp *dp, int path,
+		       struct dst_cache **dst, u16 *sport);
+void mroce_spray_ack(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt,
+		     u64 rtt);
 
 /* mroce_nego.c */
 void mroce_nego_start(struct mroce_dpqp *dp);

@@ -36,9 +36,12 @@ int mroce_dp_qp_create(struct mroce_qp *qp, struct ib_qp_init_attr *init)
 	err = dst_cache_init(&dp->dst, GFP_KERNEL);
 	if (err)
 		goto err_free;
-	err = mroce_req_init(dp);
+	err = mroce_spray_init(dp);
 	if (err)
 		goto err_dst;
+	err = mroce_req_init(dp);
+	if (err)
+		goto err_spray;
 	err = mroce_resp_init(dp, init);
 	if (err)
 		goto err_req;
@@ -47,6 +50,8 @@ int mroce_dp_qp_create(struct mroce_qp *qp, struct ib_qp_init_attr *init)
 
 err_req:
 	mroce_req_fini(dp);
+err_spray:
+	mroce_spray_fini(dp);
 err_dst:
 	dst_cache_destroy(&dp->dst);
 err_free:
@@ -69,6 +74,7 @@ void mroce_dp_qp_destroy(struct mroce_qp *qp)
 	mroce_task_stop(dp);
 	mroce_resp_fini(dp);
 	mroce_req_fini(dp);
+	mroce_spray_fini(dp);
 	dst_cache_destroy(&dp->dst);
 	kvfree(dp);
 }
@@ -103,6 +109,7 @@ void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 	spin_lock_bh(&dp->run_lock);
 	if (mask & (IB_QP_AV | IB_QP_DEST_QPN)) {
 		dst_cache_reset(&dp->dst);
+		mroce_spray_reroute(dp);
 		dp->av = qp->av;
 		dp->dqpn = qp->attr.dest_qp_num;
 		dp->sport = rdma_get_udp_sport(qp->av.flow_label,

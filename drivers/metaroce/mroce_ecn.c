@@ -54,10 +54,11 @@ static int mroce_ecn_send_cnp(struct mroce_dpqp *dp)
  * @pkt: the packet, from the QP's peer (mroce_recv_from_peer())
  *
  * Return: true when @pkt is a CNP, which ends here (counted); false for
- * any other packet, after a CE mark on it was counted and, on a connected
- * QP, answered with a CNP if one is due.  Caller holds run_lock.
+ * any other packet, after a CE mark on it was noted (pkt->ce, which an
+ * MR_ACK echoes: mroce_xdata_rx_ts()), counted and, on a connected QP,
+ * answered with a CNP if one is due.  Caller holds run_lock.
  */
-bool mroce_ecn_rx(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt)
+bool mroce_ecn_rx(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt)
 {
 	struct mroce_dev *mdev = dp->mdev;
 	u64 now;
@@ -70,6 +71,7 @@ bool mroce_ecn_rx(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt)
 	}
 	if (!mroce_ecn_ce(pkt))
 		return false;
+	pkt->ce = true;
 	mroce_count(mdev, MROCE_CNT_NP_ECN_MARKED);
 	if (!READ_ONCE(mdev->np_enable) || !mroce_qp_connected(dp->qp))
 		return false;

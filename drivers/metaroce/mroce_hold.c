@@ -55,6 +55,8 @@ void mroce_hold_reset(struct mroce_dpqp *dp)
 	}
 	dp->hold.dup = false;
 	dp->hold.ts_echo = 0;
+	dp->hold.path_echo = 0;
+	dp->hold.ce_echo = false;
 	dp->hold.unacked = 0;
 	dp->hold.ack_due = 0;
 	mroce_rqahead_reset(dp);
@@ -91,8 +93,11 @@ static bool mroce_hold_on(const struct mroce_dpqp *dp)
  */
 void mroce_hold_dup(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt)
 {
-	if (!dp->hold.dup && pkt->x && pkt->ts)
+	if (!dp->hold.dup && pkt->x && pkt->ts) {
 		dp->hold.ts_echo = pkt->ts;
+		dp->hold.path_echo = pkt->path;
+		dp->hold.ce_echo = pkt->ce;
+	}
 	dp->hold.dup = true;
 	dp->ack_pending = true;
 }
@@ -305,7 +310,9 @@ int mroce_hold_ack(struct mroce_dpqp *dp)
 	x.bth.dqpn = dp->dqpn;
 	x.bth.psn = mroce_respwin_ack_psn(&dp->rwin);
 	x.mxh.ver = MROCE_XVER;
-	x.mxh.flags = dp->hold.dup ? MROCE_MXH_F_DUP : 0;
+	x.mxh.flags = (dp->hold.dup ? MROCE_MXH_F_DUP : 0) |
+		      (dp->hold.ce_echo ? MROCE_MXH_F_ECE : 0);
+	x.mxh.path = dp->hold.path_echo;
 	/*
 	 * No TS (0, none): nothing measures with an ACK's send time, and a
 	 * clock read per ACK costs a microsecond or more in a VM whose
@@ -321,6 +328,8 @@ int mroce_hold_ack(struct mroce_dpqp *dp)
 		return err;
 	dp->hold.dup = false;
 	dp->hold.ts_echo = 0;
+	dp->hold.path_echo = 0;
+	dp->hold.ce_echo = false;
 	dp->hold.unacked = 0;
 	dp->hold.ack_due = 0;
 	mroce_count(dp->mdev, MROCE_CNT_TX_SACK_ACKS);

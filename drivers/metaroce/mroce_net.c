@@ -402,6 +402,8 @@ static int mroce_tx_ipv4(struct mroce_dev *mdev, const struct mroce_av *av,
 			.flowi4_proto = IPPROTO_UDP,
 			.saddr = saddr,
 			.daddr = daddr,
+			.fl4_sport = udp_hdr(skb)->source,
+			.fl4_dport = udp_hdr(skb)->dest,
 		};
 
 		rt = ip_route_output_key(mdev->net, &fl4);
@@ -457,6 +459,8 @@ static int mroce_tx_ipv6(struct mroce_dev *mdev, const struct mroce_av *av,
 			.flowi6_proto = IPPROTO_UDP,
 			.saddr = saddr,
 			.daddr = daddr,
+			.fl6_sport = udp_hdr(skb)->source,
+			.fl6_dport = udp_hdr(skb)->dest,
 		};
 
 		d = ipv6_stub->ipv6_dst_lookup_flow(mdev->net, sk, &fl6, NULL);
@@ -612,6 +616,8 @@ int mroce_dp_send(struct mroce_dpqp *dp, struct mroce_hdr *h,
  * @skb: from mroce_tx_alloc(), data at room for @roce_hlen bytes of
  *	RoCEv2 headers, payload behind them; always consumed
  * @roce_hlen: that room
+ * @path: the path it takes (mroce_spray_route()), negative for the
+ *	connection's own
  *
  * The MetaRoCE headers are longer: they take @skb's headroom, which
  * mroce_tx_alloc() left for them.  Protected as the connection's other
@@ -621,9 +627,11 @@ int mroce_dp_send(struct mroce_dpqp *dp, struct mroce_hdr *h,
  * mroce_tx_send() returns.
  */
 int mroce_dp_xmit_xskb(struct mroce_dpqp *dp, const struct mroce_xhdr *x,
-		       struct sk_buff *skb, u32 roce_hlen)
+		       struct sk_buff *skb, u32 roce_hlen, int path)
 {
 	int hlen = mroce_xhdr_len(x);
+	struct dst_cache *dst;
+	u16 sport;
 
 	lockdep_assert_held(&dp->run_lock);
 	if (WARN_ON_ONCE(hlen < (int)roce_hlen ||
@@ -636,7 +644,8 @@ int mroce_dp_xmit_xskb(struct mroce_dpqp *dp, const struct mroce_xhdr *x,
 		kfree_skb(skb);
 		return -EINVAL;
 	}
-	return mroce_tx_out(dp->mdev, &dp->av, &dp->dst, dp->sport, skb,
+	mroce_spray_route(dp, path, &dst, &sport);
+	return mroce_tx_out(dp->mdev, &dp->av, dst, sport, skb,
 			    mroce_nego_tx_csum(&dp->nego));
 }
 

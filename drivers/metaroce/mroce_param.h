@@ -119,4 +119,22 @@
 /* Largest window one may set: the MetaRoCE window of 4 KiB packets. */
 #define MROCE_WCC_WINDOW_MAX	(MROCE_SR_WINDOW * 4096)
 
+/*
+ * Paths of MetaRoCE-mode RC requesters (mroce_spray.c, core mroce_path.c),
+ * defaults of the sysfs knobs.  metaroce_path_mode spray: each request
+ * packet on the next healthy path.  metaroce_paths 16 entropies (UDP
+ * source ports), read when a QP is created: hashed onto 4 uplinks, 16
+ * ports leave one of them without any with probability 4 x (3/4)^16, 4%,
+ * and fresh entropies replace retired ones.  metaroce_path_hold_us: a
+ * path that lost a packet or had one marked is left alone for 2 ms (a
+ * few round trips of a loaded software path), then probed.
+ * metaroce_flowlet_gap_us: in flowlet mode, an idle gap of 100 us starts
+ * a new flowlet, which may take another path.
+ */
+#define MROCE_PATHS_DEFAULT	16
+#define MROCE_PATH_HOLD_US	2000
+#define MROCE_PATH_HOLD_US_MAX	1000000
+#define MROCE_FLOWLET_GAP_US	100
+#define MROCE_FLOWLET_GAP_US_MAX 1000000
+
 #endif /* MROCE_PARAM_H */

@@ -124,6 +124,7 @@ static int mroce_recv_parse_x(struct mroce_dpqp *dp, struct sk_buff *skb,
 	pkt->xflags = x.mxh.flags;
 	pkt->ts = x.mxh.ts;
 	pkt->tse = x.mxh.tse;
+	pkt->path = x.mxh.path;
 	if (opcode != MROCE_XOP_ACK)
 		return mroce_xdata_view(pkt, &x, &xlo);
 	if (xlo.pay_len)
@@ -157,6 +158,8 @@ static int mroce_recv_parse(struct mroce_dpqp *dp, struct sk_buff *skb,
 	pkt->xflags = 0;
 	pkt->ts = 0;
 	pkt->tse = 0;
+	pkt->path = 0;
+	pkt->ce = false;
 	pkt->placed = false;
 	if (mroce_xop_is_ext(skb->data[bth_off])) {
 		err = mroce_recv_parse_x(dp, skb, pkt, &v);

@@ -59,6 +59,7 @@ void mroce_req_reset(struct mroce_dpqp *dp)
 	dp->req_failed = false;
 	memset(&dp->win, 0, sizeof(dp->win));
 	mroce_rp_reset(dp);
+	mroce_spray_reset(dp);
 }
 
 /* RTR to RTS: the requester starts at sq_psn (IBTA 10.3.1, table 91). */
@@ -440,13 +441,24 @@ static u32 mroce_req_build(struct mroce_dpqp *dp, struct mroce_swqe *s,
 	return 1;
 }
 
+/* What a request packet is to the path selector (mroce_spray.c). */
+enum mroce_req_tx {
+	MROCE_REQ_TX_NEW,	/* first sent */
+	MROCE_REQ_TX_LOST,	/* resent: its path lost it */
+	/* resent, its path not to blame (a probe, a READ whose responses
+	 * were lost)
+	 */
+	MROCE_REQ_TX_AGAIN,
+};
+
 /*
  * Fill in the BTH of the packet of RC WQE @s at @psn, whose payload is
- * [@off, @off + @plen) of the message, and put it on the wire.
+ * [@off, @off + @plen) of the message, and put it on the wire (@tx: enum
+ * mroce_req_tx).
  */
 static void mroce_req_xmit_rc(struct mroce_dpqp *dp, struct mroce_swqe *s,
 			      struct mroce_hdr *h, u32 psn, u32 off, u32 plen,
-			      struct sk_buff *skb)
+			      struct sk_buff *skb, int tx)
 {
 	bool ackreq;
 	u8 kind, pos;
@@ -479,7 +491,10 @@ static void mroce_req_xmit_rc(struct mroce_dpqp *dp, struct mroce_swqe *s,
 	mroce_nego_mark(dp, h);
 	kind = mroce_xdata_kind(dp, h, &pos);
 	if (kind)
-		mroce_xdata_xmit(dp, s, h, kind, pos, off, skb);
+		mroce_xdata_xmit(dp, s, h, kind, pos, off, skb,
+				 mroce_spray_pick(dp, psn,
+						  tx != MROCE_REQ_TX_NEW,
+						  tx != MROCE_REQ_TX_LOST));
 	else
 		mroce_dp_send(dp, h, skb);
 }
@@ -523,7 +538,7 @@ static int mroce_req_send_rc(struct mroce_dpqp *dp, struct mroce_swqe *s)
 		if (s->rd_atomic)
 			dp->rd_atomic++;
 	}
-	mroce_req_xmit_rc(dp, s, &h, psn, off, plen, skb);
+	mroce_req_xmit_rc(dp, s, &h, psn, off, plen, skb, MROCE_REQ_TX_NEW);
 	mroce_rp_sent(dp, plen + MROCE_BTH_LEN, now);
 
 	if (s->rd_atomic || off + plen == s->length) {
@@ -615,7 +630,7 @@ static void mroce_req_read_holes(struct mroce_dpqp *dp, struct mroce_swqe *s,
 			return;
 		mroce_count(dp->mdev, MROCE_CNT_SACK_RETX);
 		mroce_req_xmit_rc(dp, s, &h, mroce_psn_add(s->first_psn, first),
-				  off, plen, skb);
+				  off, plen, skb, MROCE_REQ_TX_AGAIN);
 		k = first + n;
 	}
 }
@@ -708,7 +723,8 @@ static int mroce_req_resend_rc(struct mroce_dpqp *dp)
 		mroce_count(dp->mdev, MROCE_CNT_SACK_RETX);
 	}
 	end = read ? ts->rd_base + mroce_read_npsn(h.reth.len, dp->pmtu) : 0;
-	mroce_req_xmit_rc(dp, ts, &h, tpsn, off, plen, skb);
+	mroce_req_xmit_rc(dp, ts, &h, tpsn, off, plen, skb,
+			  probe || read ? MROCE_REQ_TX_AGAIN : MROCE_REQ_TX_LOST);
 	mroce_rp_sent(dp, plen + MROCE_BTH_LEN, now);
 	if (read && !probe)
 		mroce_req_read_holes(dp, ts, end);
@@ -765,6 +781,7 @@ void mroce_req_selective(struct mroce_dpqp *dp)
 		mroce_sr_init(&dp->win, &cfg);
 		dp->win.wnd = MROCE_SR_WINDOW;
 		mroce_wcc_start(dp);
+		mroce_spray_start(dp);
 	}
 }
 

@@ -8,7 +8,9 @@
  * (mroce_nego.c); for a selective window (MetaRoCE mode) the SACKED PSNs,
  * SRTT, RTO and reorder window, and the requests the responder holds; the
  * DCQCN reaction point's state (throttled, rate, target, alpha, CNPs
- * received).  Operators and tests read
+ * received); for a spraying requester (mroce_spray.c) its path mode, paths
+ * retired and probed, and a line per path (the first MROCE_RES_PATHS).
+ * Operators and tests read
  * it to tell a stuck QP (an RNR wait that never ends, a window that does
  * not move) from an idle one.
  *
@@ -24,6 +26,20 @@
 
 #include "mroce_dp.h"
 
+/*
+ * Paths shown per QP, at most: a netlink message holds about 4 KiB, and a
+ * QP of a lossy fabric's MetaRoCE mode fills some 2.5 of them without its
+ * paths (16 lines took it past the end).
+ */
+#define MROCE_RES_PATHS		8
+
+struct mroce_res_path {
+	u16 sport;
+	bool retired;
+	u64 sent;
+	u32 lost, ecn, srtt_us;
+};
+
 struct mroce_res_qp {
 	u32 sq_una, sq_nxt, sq_max, sq_wnd, sq_lost;
 	u32 req_idx, req_max, comp_idx, rd_atomic;
@@ -37,6 +53,9 @@ struct mroce_res_qp {
 	u64 cc_rate_mbps, cc_target_mbps;
 	u32 wcc_on, wcc_window, wcc_psns;
 	u64 wcc_pace_mbps, wcc_rtt_us, wcc_base_us, wcc_cuts;
+	u32 npaths, path_mode;
+	u64 paths_retired, paths_probed;
+	struct mroce_res_path path[MROCE_RES_PATHS];
 	struct mroce_nego nego;
 };
 
@@ -50,6 +69,7 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
 {
 	const struct mroce_reqwin *w = &dp->win;
 	u64 now = mroce_task_now();
+	u32 i;
 
 	spin_lock_bh(&dp->run_lock);
 	r->sq_una = w->una;
@@ -101,11 +121,66 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
 		r->wcc_base_us = div_u64(dp->cc.base_rtt, NSEC_PER_USEC);
 		r->wcc_cuts = dp->cc.cuts;
 	}
+	r->npaths = dp->ps.n;
+	r->path_mode = dp->ps.mode;
+	r->paths_retired = dp->ps.retired;
+	r->paths_probed = dp->ps.probed;
+	for (i = 0; i < min_t(u32, r->npaths, MROCE_RES_PATHS); i++) {
+		const struct mroce_path *p = &dp->paths[i];
+
+		r->path[i] = (struct mroce_res_path) {
+			.sport = p->entropy,
+			.retired = p->retired,
+			.sent = p->sent,
+			.lost = p->lost,
+			.ecn = p->ecn,
+			.srtt_us = p->srtt_ns / NSEC_PER_USEC,
+		};
+	}
 	r->cpu = READ_ONCE(dp->cpu);
 	r->nego = dp->nego;
 	spin_unlock_bh(&dp->run_lock);
 	mroce_task_release(dp);
 	r->rxq_len = skb_queue_len(&dp->rxq);
+}
+
+/*
+ * The paths of a spraying requester: "path-mode", "paths",
+ * "paths-retired", "paths-probed", and for the first MROCE_RES_PATHS
+ * paths "path<i>" = "sport <port> pkts <sent> lost <n> ecn <n> srtt-us
+ * <us> <ok|retired>".  Lines that do not fit in the message are left out
+ * rather than the QP.
+ */
+static int mroce_res_paths_put(struct sk_buff *msg,
+			       const struct mroce_res_qp *r)
+{
+	const struct mroce_res_path *p;
+	char name[16], val[96];
+	unsigned char *mark;
+	u32 i;
+
+	if (!r->npaths)
+		return 0;
+	if (rdma_nl_put_driver_string(msg, "path-mode",
+				      mroce_path_mode_name(r->path_mode)) ||
+	    rdma_nl_put_driver_u32(msg, "paths", r->npaths) ||
+	    rdma_nl_put_driver_u64(msg, "paths-retired", r->paths_retired) ||
+	    rdma_nl_put_driver_u64(msg, "paths-probed", r->paths_probed))
+		return -EMSGSIZE;
+	mark = skb_tail_pointer(msg);
+	for (i = 0; i < min_t(u32, r->npaths, MROCE_RES_PATHS); i++) {
+		p = &r->path[i];
+		snprintf(name, sizeof(name), "path%u", i);
+		snprintf(val, sizeof(val),
+			 "sport %u pkts %llu lost %u ecn %u srtt-us %u %s",
+			 p->sport, p->sent, p->lost, p->ecn, p->srtt_us,
+			 p->retired ? "retired" : "ok");
+		if (rdma_nl_put_driver_string(msg, name, val)) {
+			nlmsg_trim(msg, mark);
+			break;
+		}
+	}
+	return 0;
 }
 
 static int mroce_res_qp_put(struct sk_buff *msg, const struct mroce_res_qp *r,
@@ -163,7 +238,7 @@ static int mroce_res_qp_put(struct sk_buff *msg, const struct mroce_res_qp *r,
 	     rdma_nl_put_driver_u64(msg, "cc-base-rtt-us", r->wcc_base_us) ||
 	     rdma_nl_put_driver_u64(msg, "cc-window-cuts", r->wcc_cuts)))
 		return -EMSGSIZE;
-	return 0;
+	return mroce_res_paths_put(msg, r);
 }
 
 /**

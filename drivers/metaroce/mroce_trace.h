@@ -169,6 +169,34 @@ TRACE_EVENT(mroce_cc_window,
 		  __entry->rate_mbps, __entry->rtt_us, __entry->base_us)
 );
 
+/*
+ * A path of a spraying requester (mroce_spray.c) was retired after a loss
+ * or a mark (retire=1), or probed again after its hold (retire=0).
+ */
+TRACE_EVENT(mroce_path,
+	TP_PROTO(u32 qpn, u32 path, u16 sport, bool retire, u32 lost, u32 ecn),
+	TP_ARGS(qpn, path, sport, retire, lost, ecn),
+	TP_STRUCT__entry(
+		__field(u32, qpn)
+		__field(u32, path)
+		__field(u16, sport)
+		__field(bool, retire)
+		__field(u32, lost)
+		__field(u32, ecn)
+	),
+	TP_fast_assign(
+		__entry->qpn = qpn;
+		__entry->path = path;
+		__entry->sport = sport;
+		__entry->retire = retire;
+		__entry->lost = lost;
+		__entry->ecn = ecn;
+	),
+	TP_printk("qpn=%u path=%u sport=%u retire=%u lost=%u ecn=%u",
+		  __entry->qpn, __entry->path, __entry->sport, __entry->retire,
+		  __entry->lost, __entry->ecn)
+);
+
 #endif /* MROCE_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -283,6 +283,49 @@ MROCE_U32_ATTR(cc_max_window, wcc.max_window, 1, MROCE_WCC_WINDOW_MAX, 1);
 MROCE_U32_ATTR(cc_init_window, wcc.init_window, 1, MROCE_WCC_WINDOW_MAX, 1);
 
 /*
+ * Paths of MetaRoCE-mode RC requesters (mroce_spray.c): the mode, one of
+ * flow, flowlet, spray; the entropies of each new RC QP; how long a
+ * retired path is avoided; the idle gap that ends a flowlet.
+ */
+static ssize_t metaroce_path_mode_show(struct device *dev,
+				       struct device_attribute *attr, char *buf)
+{
+	struct mroce_dev *mdev = rdma_device_to_drv_device(dev, struct mroce_dev,
+							    ibdev);
+
+	return sysfs_emit(buf, "%s\n",
+			  mroce_path_mode_name(READ_ONCE(mdev->path_mode)));
+}
+
+static ssize_t metaroce_path_mode_store(struct device *dev,
+					struct device_attribute *attr,
+					const char *buf, size_t count)
+{
+	struct mroce_dev *mdev = rdma_device_to_drv_device(dev, struct mroce_dev,
+							    ibdev);
+	unsigned int m;
+
+	for (m = 0; m < MROCE_NUM_PATH_MODES; m++)
+		if (sysfs_streq(buf, mroce_path_mode_name(m)))
+			break;
+	if (m == MROCE_NUM_PATH_MODES) {
+		ibdev_warn_ratelimited(&mdev->ibdev,
+				       "metaroce_path_mode: '%.*s' is not one of flow, flowlet, spray\n",
+				       (int)min_t(size_t, strcspn(buf, "\n"), 32),
+				       buf);
+		return -EINVAL;
+	}
+	WRITE_ONCE(mdev->path_mode, m);
+	return count;
+}
+static DEVICE_ATTR_RW(metaroce_path_mode);
+MROCE_U32_ATTR(paths, paths, 1, MROCE_PATHS_MAX, 1);
+MROCE_U32_ATTR(path_hold_us, path_hold_ns, 1, MROCE_PATH_HOLD_US_MAX,
+	       NSEC_PER_USEC);
+MROCE_U32_ATTR(flowlet_gap_us, flowlet_gap_ns, 1, MROCE_FLOWLET_GAP_US_MAX,
+	       NSEC_PER_USEC);
+
+/*
  * Resource limits, one attribute each: metaroce_max_qp, ... (mroce_limits.c).
  */
 #define MROCE_LIMIT_ATTR(_name, _lim)					\
@@ -350,6 +393,10 @@ static struct attribute *mroce_dev_attrs[] = {
 	&dev_attr_metaroce_cc_min_window.attr,
 	&dev_attr_metaroce_cc_max_window.attr,
 	&dev_attr_metaroce_cc_init_window.attr,
+	&dev_attr_metaroce_path_mode.attr,
+	&dev_attr_metaroce_paths.attr,
+	&dev_attr_metaroce_path_hold_us.attr,
+	&dev_attr_metaroce_flowlet_gap_us.attr,
 	&dev_attr_metaroce_max_qp.attr,
 	&dev_attr_metaroce_max_cq.attr,
 	&dev_attr_metaroce_max_cqe.attr,

@@ -61,12 +61,14 @@ u8 mroce_xdata_kind(const struct mroce_dpqp *dp, const struct mroce_hdr *h,
  * @off: byte offset of its payload in the message
  * @skb: from mroce_tx_alloc(), data at the RoCEv2 headers, payload
  *	attached; always consumed
+ * @path: the path it takes (mroce_spray_pick()), negative for the
+ *	connection's own; its index goes in the MXH for the ACK to echo
  *
  * Return: what mroce_dp_xmit_xskb() returns.
  */
 int mroce_xdata_xmit(struct mroce_dpqp *dp, const struct mroce_swqe *s,
 		     const struct mroce_hdr *h, u8 kind, u8 pos, u32 off,
-		     struct sk_buff *skb)
+		     struct sk_buff *skb, int path)
 {
 	const struct metaroce_send_wqe *w = &s->wqe;
 	struct mroce_xhdr x = {};
@@ -78,6 +80,7 @@ int mroce_xdata_xmit(struct mroce_dpqp *dp, const struct mroce_swqe *s,
 	x.mxh.flags = pos;
 	x.mxh.ts = mroce_xdata_ts(dp);
 	x.mxh.tse = dp->peer_ts;
+	x.mxh.path = path < 0 ? 0 : path;
 	if (x.bth.opcode == MROCE_XOP_READ_REQ) {
 		/* from the response packet it asks for on (a resend) */
 		x.reth = h->reth;
@@ -95,7 +98,7 @@ int mroce_xdata_xmit(struct mroce_dpqp *dp, const struct mroce_swqe *s,
 	x.imm = h->imm;
 	x.ieth_rkey = h->ieth_rkey;
 	return mroce_dp_xmit_xskb(dp, &x, skb,
-				  mroce_opcode_info(h->bth.opcode)->hdr_len);
+				  mroce_opcode_info(h->bth.opcode)->hdr_len, path);
 }
 
 /**
@@ -145,18 +148,26 @@ int mroce_xdata_view(struct mroce_rxpkt *pkt, const struct mroce_xhdr *x,
  * @dp: the QP's data path
  * @pkt: the packet, checked and from the peer
  *
- * A request's becomes what the next MR_ACK echoes (unless a duplicate's
- * is already waiting: mroce_hold_dup()); any packet's, what this end's
- * requests echo.
+ * A request's becomes what the next MR_ACK echoes, with its path id and
+ * whether it came marked CE (unless a duplicate's is already waiting:
+ * mroce_hold_dup(); and a marked request's stays over later unmarked
+ * ones, so the mark reaches the requester with the path that carried
+ * it); any packet's, what this end's requests echo.
  */
 void mroce_xdata_rx_ts(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt)
 {
+	struct mroce_hold *h = &dp->hold;
+
 	lockdep_assert_held(&dp->run_lock);
 	if (!pkt->x || !pkt->ts)
 		return;
 	dp->peer_ts = pkt->ts;
-	if ((pkt->lo.op->flags & MROCE_OPF_REQ) && !dp->hold.dup)
-		dp->hold.ts_echo = pkt->ts;
+	if ((pkt->lo.op->flags & MROCE_OPF_REQ) && !h->dup &&
+	    (!h->ce_echo || pkt->ce)) {
+		h->ts_echo = pkt->ts;
+		h->path_echo = pkt->path;
+		h->ce_echo = pkt->ce;
+	}
 }
 
 /**
