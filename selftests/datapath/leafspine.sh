@@ -1,0 +1,186 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Multipath (Documentation/wire.rst, "Paths"): a leaf-spine fabric of
+# network namespaces, two hosts with a MetaRoCE device each, two leaves,
+# four spines.  Each leaf reaches the other host's subnet over all four
+# spines by a multipath route hashed on the UDP ports
+# (fib_multipath_hash_policy=1), so ECMP picks a spine per entropy.
+# mroce_dpcheck -W WRITEs 64 KiB messages from h1 to h2; each spine's
+# packets towards h2's leaf are counted on its link:
+# - flow (metaroce_path_mode=flow on h1's device): one source port, one
+#   spine carries the data (RoCEv2 behaviour), nothing is sprayed;
+# - spray (the default): every spine carries a share of the data packets
+#   (random hashing of 64 entropies: not an equal one),
+#   the device counts them as sprayed, rdma res shows the path set (mode,
+#   a line per path) while it runs, and spraying costs (almost) no
+#   spurious resend;
+# - one spine degraded (netem loss on its link towards h2's leaf): its
+#   paths lose packets, are retired (counter paths_retired, tracepoint
+#   mroce_path) and take fresh entropies, so that spine's share falls far
+#   below a fair quarter; every WRITE completes and the data checks;
+# - the knobs refuse a mode or a path count they do not know.
+source "$(dirname "$0")/../lib.sh"
+
+SPINES=4 N=100
+BIN=$SUITE_BIN/mroce_dpcheck
+mroce_load_or_skip
+use_build_provider
+command -v tc >/dev/null || ksft_skip_all "tc not installed"
+modinfo sch_netem >/dev/null 2>&1 || ksft_skip_all "sch_netem not available"
+build_c_tests
+mkdir -p "$DP_LOGS"
+trace_setup metaroce/mroce_path || TR=
+
+# ---- topology: h1 - l1 = s1..s4 = l2 - h2
+H1=$(uname_of h1) H2=$(uname_of h2) L1=$(uname_of l1) L2=$(uname_of l2)
+for ns in "$H1" "$H2" "$L1" "$L2"; do
+	new_netns "$ns" || ksft_skip_all "cannot create namespaces"
+done
+router() { # NS: forwards, no reverse-path filter, ECMP on L4 ports
+	ip netns exec "$1" sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
+		net.ipv4.fib_multipath_hash_policy=1
+}
+router "$L1" && router "$L2" || ksft_skip_all "cannot configure the leaves"
+veth_pair "${H1}v" "$H1" "${H1}l" "$L1" &&
+	veth_pair "${H2}v" "$H2" "${H2}l" "$L2" ||
+	ksft_skip_all "cannot create the host links"
+ip -n "$H1" addr add 10.1.0.2/24 dev "${H1}v"
+ip -n "$H1" route add default via 10.1.0.1
+ip -n "$L1" addr add 10.1.0.1/24 dev "${H1}l"
+ip -n "$H2" addr add 10.2.0.2/24 dev "${H2}v"
+ip -n "$H2" route add default via 10.2.0.1
+ip -n "$L2" addr add 10.2.0.1/24 dev "${H2}l"
+NH1=() NH2=() SP=()
+for i in $(seq "$SPINES"); do
+	S=$(uname_of s$i)
+	new_netns "$S" && router "$S" &&
+		veth_pair "${S}a" "$S" "${S}x" "$L1" &&
+		veth_pair "${S}b" "$S" "${S}y" "$L2" ||
+		ksft_skip_all "cannot create spine $i"
+	ip -n "$S" addr add 10.3.$i.2/24 dev "${S}a"
+	ip -n "$L1" addr add 10.3.$i.1/24 dev "${S}x"
+	ip -n "$S" addr add 10.4.$i.2/24 dev "${S}b"
+	ip -n "$L2" addr add 10.4.$i.1/24 dev "${S}y"
+	ip -n "$S" route add 10.1.0.0/24 via 10.3.$i.1
+	ip -n "$S" route add 10.2.0.0/24 via 10.4.$i.1
+	NH1+=(nexthop via 10.3.$i.2 dev "${S}x")
+	NH2+=(nexthop via 10.4.$i.2 dev "${S}y")
+	SP+=("$S")
+done
+ip -n "$L1" route add 10.2.0.0/24 "${NH1[@]}" &&
+	ip -n "$L2" route add 10.1.0.0/24 "${NH2[@]}" ||
+	ksft_skip_all "cannot add the multipath routes"
+ip netns exec "$H1" ping -c 1 -W 5 10.2.0.2 >/dev/null ||
+	ksft_skip_all "no path from h1 to h2 through the fabric"
+
+D1=${H1}m D2=${H2}m
+mroce_dev_on "$D1" "${H1}v" "$H1" && mroce_dev_on "$D2" "${H2}v" "$H2" ||
+	ksft_skip_all "no MetaRoCE device"
+busywait 5000 gid_index "$D1" v4 >/dev/null &&
+	busywait 5000 gid_index "$D2" v4 >/dev/null ||
+	ksft_skip_all "no IPv4 GID"
+G1=$(gid_index "$D1" v4) G2=$(gid_index "$D2" v4)
+A=/sys/class/infiniband/$D1
+# entropies per QP: ECMP hashes each onto a spine at random, so a spine
+# gets 16 of 64 on average and fewer than 4 about once in 10^5 (with 16,
+# the default, none once in 25)
+echo 64 >"$A/metaroce_paths"
+
+t_check_fail "metaroce_path_mode refuses 'ecmp'" sh -c "echo ecmp >$A/metaroce_path_mode"
+t_check_fail "metaroce_paths refuses 0" sh -c "echo 0 >$A/metaroce_paths"
+t_check_fail "metaroce_paths refuses 65" sh -c "echo 65 >$A/metaroce_paths"
+t_check "metaroce_path_mode is spray by default" \
+	[ "$(cat "$A/metaroce_path_mode")" = spray ]
+
+# spine_tx: packets each spine sent towards h2's leaf, space-separated.
+spine_tx() {
+	local s out=()
+	for s in "${SP[@]}"; do
+		out+=("$(ip netns exec "$s" cat "/sys/class/net/${s}b/statistics/tx_packets")")
+	done
+	echo "${out[@]}"
+}
+# res_paths: the sprayed QP's path set while it runs (rdma res), one line.
+res_paths() {
+	rdma -dd res show qp link "$D1/1" 2>/dev/null |
+		sed -e ':a' -e 'N' -e '$!ba' -e 's/\n[[:space:]]\+/ /g' |
+		grep ' type RC state RTS ' | grep -o 'drv_path-mode.*' | head -c 600
+}
+
+# run NAME: 2N 64 KiB WRITEs h1 -> h2 (data checked); sets SHARE (percent
+# of the data packets per spine), PKTS (their sum), RES (rdma res while it
+# ran) and DELTA_<counter> for the counters below.
+COUNTERS="spray_packets paths_retired paths_probed spurious_retransmits sack_retransmits"
+run() {
+	local name=$1 before after pid rc i c b a log=$DP_LOGS/leafspine-$1.log
+	declare -gA CB
+	for c in $COUNTERS; do CB[$c]=$(mroce_counter "$D1" "$c"); done
+	before=($(spine_tx))
+	timeout 600 "$BIN" -a "$D1" -g "$G1" -b "$D2" -G "$G2" -W 4 -n $N \
+		>"$log" 2>&1 &
+	pid=$!
+	RES=
+	for i in $(seq 100); do
+		RES=$(res_paths)
+		[ -n "$RES" ] || ! kill -0 "$pid" 2>/dev/null && break
+		sleep 0.2
+	done
+	wait "$pid"
+	rc=$?
+	after=($(spine_tx))
+	for c in $COUNTERS; do
+		eval "DELTA_$c=$(($(mroce_counter "$D1" "$c") - ${CB[$c]}))"
+	done
+	PKTS=0 SHARE=()
+	for i in "${!SP[@]}"; do
+		PKTS=$((PKTS + after[i] - before[i]))
+	done
+	for i in "${!SP[@]}"; do
+		SHARE+=($(((after[i] - before[i]) * 100 / (PKTS ? PKTS : 1))))
+	done
+	echo "# $name: per spine ${SHARE[*]} % of $PKTS packets; $(tail -n 1 "$log")"
+	echo "#   $(for c in $COUNTERS; do eval "printf '%s=%s ' $c \$DELTA_$c"; done)"
+	t_check "$name: every WRITE completed, data intact" [ "$rc" = 0 ]
+}
+max_share() { printf '%s\n' "${SHARE[@]}" | sort -n | tail -n 1; }
+min_share() { printf '%s\n' "${SHARE[@]}" | sort -n | head -n 1; }
+
+# ---- flow: one port, one spine
+echo flow >"$A/metaroce_path_mode"
+run flow
+t_check "flow: one spine carries the data (${SHARE[*]} %)" [ "$(max_share)" -ge 95 ]
+t_check "flow: nothing sprayed ($DELTA_spray_packets)" [ "$DELTA_spray_packets" = 0 ]
+t_check "flow: rdma res shows no path set" [ -z "$RES" ]
+
+# ---- spray: every spine
+echo spray >"$A/metaroce_path_mode"
+run spray
+t_check "spray: every spine carries at least 5% (${SHARE[*]} %)" \
+	[ "$(min_share)" -ge 5 ]
+t_check "spray: the data packets counted as sprayed ($DELTA_spray_packets of $PKTS)" \
+	[ "$DELTA_spray_packets" -ge $((PKTS * 9 / 10)) ]
+t_check "spray: rdma res shows the path set ($(echo "$RES" | head -c 160))" \
+	sh -c "echo '$RES' | grep -q 'drv_path-mode spray drv_paths 64' &&
+	       echo '$RES' | grep -q 'drv_path0 sport [0-9]* pkts [1-9]'"
+t_check "spray: spurious resends under 1% ($DELTA_spurious_retransmits of $PKTS)" \
+	[ $((DELTA_spurious_retransmits * 100)) -lt "$PKTS" ]
+
+# ---- spray, spine 2 degraded: 5% loss on its link towards h2's leaf
+S2=${SP[1]}
+defer ip netns exec "$S2" tc qdisc del dev "${S2}b" root
+ip netns exec "$S2" tc qdisc add dev "${S2}b" root netem loss 5% ||
+	t_fail "netem on spine 2"
+[ -n "$TR" ] && echo >"$TR/trace"
+run degraded
+t_check "degraded: spine 2's paths retired and probed ($DELTA_paths_retired, $DELTA_paths_probed)" \
+	[ "$((DELTA_paths_retired > 0 && DELTA_paths_probed > 0))" = 1 ]
+t_check "degraded: spine 2 carries under 12% (${SHARE[*]} %)" [ "${SHARE[1]}" -lt 12 ]
+if [ -n "$TR" ]; then
+	t_check "degraded: tracepoint mroce_path shows the retirements" \
+		[ "$(grep -c ' mroce_path: .*retire=1' "$TR/trace")" -gt 0 ]
+else
+	t_skip "degraded: tracepoint mroce_path" "no tracefs event metaroce/mroce_path"
+fi
+t_done
