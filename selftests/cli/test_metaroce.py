@@ -96,7 +96,7 @@ esac""" % (links, state))
         self.mtus[name] = mtu
 
     def device(self, name, netdev, ifindex, gids=(), metaroce=True,
-               counters=None, state="4: ACTIVE", abi="2"):
+               counters=None, state="4: ACTIVE", abi="2", settings=True):
         d = "class/infiniband/%s/" % name
         p = d + "ports/1/"
         if metaroce:
@@ -104,6 +104,12 @@ esac""" % (links, state))
             self.put(d + "metaroce_objects",
                      "ucontext 0 pd 1 mr 0 mw 0 cq 2 qp 2 srq 0 ah 0 "
                      "ring 0 mmap 0\n")
+        if metaroce and settings:
+            for k, v in (("mode_policy", "auto"), ("fabric", "lossless"),
+                         ("path_mode", "spray"), ("paths", "16"),
+                         ("path_hold_us", "2000"), ("ecn", "1"),
+                         ("rp_enable", "1")):
+                self.put(d + "metaroce_" + k, v + "\n")
         self.put(d + "node_guid", "0200:00ff:fe00:0001\n")
         self.put(d + "fw_ver", "1.0.0\n")
         self.put(p + "state", state + "\n")
@@ -225,10 +231,21 @@ def t_status_healthy():
         assert len(d["gids"]) == 2 and d["gids"][1]["index"] == 1, d["gids"]
         assert d["objects"]["qp"] == 2 and d["objects"]["cq"] == 2, d
         assert st["module"]["build_id"] == "ab" * 20, st["module"]
-        assert d["transport_policy"] == "not available in this version"
+        assert d["transport_policy"] == "auto", d
+        assert d["paths"] == {"mode": "spray", "per_qp": 16,
+                              "hold_us": 2000}, d["paths"]
+        assert d["congestion_control"]["delay_window"] is False, d
         rc, out, _ = m.run("status")
         assert rc == EXIT_OK and "mroce0: port 1 ACTIVE" in out, out
-        assert "MTU 9000" in out and "not available in this version" in out
+        assert "MTU 9000" in out and "transport policy auto, fabric " \
+            "lossless, paths spray x16, ECN on, DCQCN on, delay window " \
+            "off" in out, out
+        # a module without the knobs: said so, not guessed
+        m.device("mroce1", "eth0", 2, settings=False)
+        rc, data = m.json("status")
+        d = [x for x in data["status"]["devices"] if x["name"] == "mroce1"]
+        assert d and d[0]["fabric_policy"] == "not available in this version"
+        assert d[0]["paths"]["mode"] == "not available in this version", d
     finally:
         m.close()
 
@@ -418,7 +435,7 @@ def t_top_once():
         rc, out, _ = m.run("top", "--once", "--interval", "0.2", "--sort",
                            "tx")
         assert rc == EXIT_OK and "DEVICE" in out and "ib_write_bw" in out
-        assert "sort: tx" in out and "not available in this version" in out
+        assert "sort: tx" in out and "ECN marks received" in out, out
     finally:
         m.close()
 
