@@ -446,7 +446,7 @@ enum mroce_req_tx {
 	MROCE_REQ_TX_NEW,	/* first sent */
 	MROCE_REQ_TX_LOST,	/* resent: its path lost it */
 	/* resent, its path not to blame (a probe, a READ whose responses
-	 * were lost)
+	 * were lost, a unit lost with all after it by a timeout)
 	 */
 	MROCE_REQ_TX_AGAIN,
 };
@@ -723,8 +723,10 @@ static int mroce_req_resend_rc(struct mroce_dpqp *dp)
 		mroce_count(dp->mdev, MROCE_CNT_SACK_RETX);
 	}
 	end = read ? ts->rd_base + mroce_read_npsn(h.reth.len, dp->pmtu) : 0;
+	/* only a unit lost alone tells which path lost it */
 	mroce_req_xmit_rc(dp, ts, &h, tpsn, off, plen, skb,
-			  probe || read ? MROCE_REQ_TX_AGAIN : MROCE_REQ_TX_LOST);
+			  probe || read || mroce_reqwin_lost_in_bulk(&dp->win, psn) ?
+			  MROCE_REQ_TX_AGAIN : MROCE_REQ_TX_LOST);
 	mroce_rp_sent(dp, plen + MROCE_BTH_LEN, now);
 	if (read && !probe)
 		mroce_req_read_holes(dp, ts, end);

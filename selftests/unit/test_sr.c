@@ -231,6 +231,8 @@ TEST(sr_hole_resent_alone)
 	EXPECT_EQ(w.st.sacked, 6);
 	EXPECT_EQ(w.st.rack_losses, 1);
 	EXPECT_EQ(mroce_reqwin_lost(&w), 1);
+	/* found missing alone: its path may be charged */
+	EXPECT_FALSE(mroce_reqwin_lost_in_bulk(&w, 103));
 	/* no echo: the newest unit sent once gives the RTT (Karn) */
 	EXPECT_EQ(w.rtt.srtt, 50 * US);
 	/* only 103 goes again */
@@ -1052,6 +1054,9 @@ TEST(sr_tail_probe_then_rto)
 	EXPECT_EQ(mroce_reqwin_lost(&w), 4);
 	EXPECT_EQ(w.st.rto_fires, 1);
 	EXPECT_FALSE(mroce_reqwin_is_probe(&w, 1));	/* the RTO is not */
+	/* lost together: no unit says which path dropped it */
+	EXPECT_TRUE(mroce_reqwin_lost_in_bulk(&w, 0xfffffe));
+	EXPECT_TRUE(mroce_reqwin_lost_in_bulk(&w, 1));
 	EXPECT_EQ(w.rtt.backoff, 1);
 	EXPECT_EQ(w.retry_left, 2);	/* no retry spent */
 	EXPECT_EQ(sr_resend_all(&w, t + 500 * US), 4);

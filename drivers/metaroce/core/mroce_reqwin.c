@@ -205,6 +205,15 @@ bool mroce_reqwin_is_probe(const struct mroce_reqwin *w, u32 psn)
 	return w->selective && w->probe_due && w->probe_psn == psn;
 }
 
+/*
+ * The unit at @psn went missing with all after it (go back N), not alone:
+ * MROCE_SB_F_BULK; still true once it is resent.
+ */
+bool mroce_reqwin_lost_in_bulk(const struct mroce_reqwin *w, u32 psn)
+{
+	return mroce_sb_at(&w->sb, psn)->flags & MROCE_SB_F_BULK;
+}
+
 /* Units waiting to be resent. */
 u32 mroce_reqwin_lost(const struct mroce_reqwin *w)
 {

@@ -156,6 +156,7 @@ int mroce_reqwin_reopen(struct mroce_reqwin *w, u32 psn, bool keep, u64 now);
 u32 mroce_reqwin_lost(const struct mroce_reqwin *w);
 bool mroce_reqwin_is_lost(const struct mroce_reqwin *w, u32 psn);
 bool mroce_reqwin_is_probe(const struct mroce_reqwin *w, u32 psn);
+bool mroce_reqwin_lost_in_bulk(const struct mroce_reqwin *w, u32 psn);
 u32 mroce_reqwin_next_psn(const struct mroce_reqwin *w);
 int mroce_reqwin_on_aeth(struct mroce_reqwin *w, u32 psn, u8 syndrome,
 			 u64 now, struct mroce_reqwin_res *res);

@@ -62,7 +62,10 @@ static void mroce_sb_write(struct mroce_sb *sb, const struct mroce_sb_ent *u)
 	}
 }
 
-/* Set the state of the slots of PSNs [@from, @to), and add @flags. */
+/*
+ * Set the state of the slots of PSNs [@from, @to), and add @flags; a loss
+ * first forgets how the unit was lost before (MROCE_SB_F_BULK).
+ */
 static void mroce_sb_set(struct mroce_sb *sb, u32 from, u32 to, u8 state,
 			 u8 flags)
 {
@@ -72,6 +75,8 @@ static void mroce_sb_set(struct mroce_sb *sb, u32 from, u32 to, u8 state,
 	for (i = 0; i < n; i++) {
 		e = mroce_sb_slot(sb, mroce_psn_add(from, i));
 		mroce_sb_state(sb, e, state);
+		if (state == MROCE_SB_LOST)
+			e->flags &= ~MROCE_SB_F_BULK;
 		e->flags |= flags;
 	}
 }
@@ -171,7 +176,7 @@ u32 mroce_sb_lose(struct mroce_sb *sb, u32 psn, u32 max)
 		}
 		if (!mroce_sb_unit_lost(sb, end))
 			n++;
-		mroce_sb_set(sb, p, end, MROCE_SB_LOST, 0);
+		mroce_sb_set(sb, p, end, MROCE_SB_LOST, MROCE_SB_F_BULK);
 		p = end;
 	}
 	sb->lost += n;

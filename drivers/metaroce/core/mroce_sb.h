@@ -61,6 +61,13 @@ struct mroce_sb_ent {
  * after a resend says nothing of reordering (mroce_rack_delivered()).
  */
 #define MROCE_SB_F_ANSWER	0x01
+/*
+ * The unit was lost with every other unit from some PSN on (go back N: a
+ * timeout or a NAK), not found missing by itself: nothing says it was the
+ * one the network dropped (the path selector does not charge its path).
+ * A unit lost by itself later clears it.
+ */
+#define MROCE_SB_F_BULK		0x02
 
 struct mroce_sb {
 	u32 lost;	/* units in state LOST */
