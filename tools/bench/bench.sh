@@ -21,11 +21,16 @@
 #                  BENCH_INCAST_STACKS="rxe metaroce-lossy" (development),
 #                  BENCH_INCAST_ATTRS="cc_target_delay_us=1000 ..." the
 #                  metaroce-lossy devices' metaroce_* values (development)
+#   BENCH_MULTIPATH=0  leaves the multipath section out (BENCH_ONLY=^multipath
+#                  runs it alone); BENCH_MP_RUNS=N rounds (default 3),
+#                  BENCH_MP_STACKS="rxe spray", BENCH_MP_VARIANTS="healthy"
+#                  (development)
 #   MROCE_T_BENCH_PERF=1  profile each run with perf (development)
 #   BENCH_APPEND="ARGS"  more guest kernel command line, e.g. tsc=reliable
 #                  (the guest's clock source: development)
 #   (with BENCH_ONLY, BENCH_ATTRS, BENCH_INCAST_STACKS, BENCH_INCAST_ATTRS,
-#   BENCH_APPEND or MROCE_T_BENCH_PERF, bench/results.md is kept: the
+#   BENCH_MP_STACKS, BENCH_MP_VARIANTS, BENCH_APPEND or
+#   MROCE_T_BENCH_PERF, bench/results.md is kept: the
 #   table stays in build/vm/bench)
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -51,6 +56,10 @@ export MROCE_T_BENCH_INCAST_RUNS=${BENCH_INCAST_RUNS:-3}
 export MROCE_T_BENCH_INCAST_N=${BENCH_INCAST_N:-8}
 export MROCE_T_BENCH_INCAST_STACKS=${BENCH_INCAST_STACKS:-rxe metaroce-roce metaroce metaroce-lossy}
 export MROCE_T_BENCH_INCAST_ATTRS=${BENCH_INCAST_ATTRS:-}
+export MROCE_T_BENCH_MULTIPATH=${BENCH_MULTIPATH:-1}
+export MROCE_T_BENCH_MP_RUNS=${BENCH_MP_RUNS:-3}
+export MROCE_T_BENCH_MP_STACKS=${BENCH_MP_STACKS:-rxe flow flowlet spray spray64}
+export MROCE_T_BENCH_MP_VARIANTS=${BENCH_MP_VARIANTS:-healthy degraded collision}
 rc=0
 tools/vm/run.sh --name bench --timeout "${BENCH_TIMEOUT:-3600}" \
 	${BENCH_APPEND:+--append "$BENCH_APPEND"} -- \
@@ -58,7 +67,7 @@ tools/vm/run.sh --name bench --timeout "${BENCH_TIMEOUT:-3600}" \
 res=build/vm/bench/bench-results.md
 perf=${MROCE_T_BENCH_PERF:-0}
 fct=build/vm/bench/bench-incast-fct.txt
-if [ -s "$res" ] && [ -n "${BENCH_ONLY:-}${BENCH_ATTRS:-}${BENCH_INCAST_STACKS:-}${BENCH_INCAST_ATTRS:-}${BENCH_APPEND:-}${perf#0}" ]; then
+if [ -s "$res" ] && [ -n "${BENCH_ONLY:-}${BENCH_ATTRS:-}${BENCH_INCAST_STACKS:-}${BENCH_INCAST_ATTRS:-}${BENCH_MP_STACKS:-}${BENCH_MP_VARIANTS:-}${BENCH_APPEND:-}${perf#0}" ]; then
 	if grep -q '^## Loss and reordering' "$res" &&
 		! tools/bench/chart_loss.sh "$res" build/vm/bench/results-loss.png; then
 		echo "bench: no chart of this partial matrix"

@@ -125,13 +125,18 @@ only_rows() {
 }
 
 # The incast section (tools/bench/incast_guest.sh), one "row" named
-# incast; MROCE_T_BENCH_INCAST=0 leaves it out.
+# incast; MROCE_T_BENCH_INCAST=0 leaves it out.  The same for the
+# multipath section (tools/bench/multipath_guest.sh), "row" multipath,
+# MROCE_T_BENCH_MULTIPATH.
 INCAST=${MROCE_T_BENCH_INCAST:-1}
+MULTIPATH=${MROCE_T_BENCH_MULTIPATH:-1}
 if [ -n "${MROCE_T_BENCH_ONLY:-}" ]; then
 	only_rows ROWS
 	only_rows MROWS
 	[[ incast =~ $MROCE_T_BENCH_ONLY ]] || INCAST=0
+	[[ multipath =~ $MROCE_T_BENCH_ONLY ]] || MULTIPATH=0
 	[ ${#ROWS[@]} -gt 0 ] || [ ${#MROWS[@]} -gt 0 ] || [ "$INCAST" = 1 ] ||
+		[ "$MULTIPATH" = 1 ] ||
 		die "no row matches '$MROCE_T_BENCH_ONLY'"
 	only_rows ZROWS
 	only_rows CROWS
@@ -631,6 +636,12 @@ INCAST_OK=1
 if [ "$INCAST" = 1 ]; then
 	"$ROOT/tools/bench/incast_guest.sh" || INCAST_OK=0
 fi
+# The multipath section; its own leaf-spine topology.
+PRES=$OUT/bench-multipath.md
+rm -f "$PRES"
+if [ "$MULTIPATH" = 1 ]; then
+	"$ROOT/tools/bench/multipath_guest.sh" || INCAST_OK=0
+fi
 
 # matrix_report: the matrix section of the results, from $MRAW (fields:
 # matrix|stack|op|impairment|round|MB/s|messages|tx packets|retry events|
@@ -949,6 +960,10 @@ ICRC_COST="not measured (matrix rows only)"
 	fi
 	if [ -s "$IRES" ]; then
 		cat "$IRES"
+		echo
+	fi
+	if [ -s "$PRES" ]; then
+		cat "$PRES"
 		echo
 	fi
 	if [ -f "$ROOT/tools/bench/notes.md" ]; then
