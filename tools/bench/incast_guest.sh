@@ -70,30 +70,14 @@ topo_up() {
 	ip netns add $R || return 1
 	ip -n $R link set lo up
 	ip netns exec $R sysctl -qw net.ipv4.ip_forward=1
-	sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
-	# local delivery only for what arrives on a veth (pref 1000: the rest)
-	if ip rule show pref 0 | grep -q 'lookup local'; then
-		ip rule add pref 1000 lookup local
-		ip rule del pref 0 lookup local
-	fi
+	host_local_rules
 	for i in $(seq $((N + 1))); do
 		ifs+=("bis$i|bir$i|10.10.$i")
 	done
 	ifs+=("bid|bird|10.20.0")
 	for x in "${ifs[@]}"; do
 		IFS='|' read -r a b net <<<"$x"
-		ip link add "$a" type veth peer name "$b" || return 1
-		ip link set "$b" netns $R
-		ip addr add "$net.2/24" dev "$a"
-		ip -n $R addr add "$net.1/24" dev "$b"
-		ip link set "$a" up && ip -n $R link set "$b" up || return 1
-		sysctl -qw "net.ipv4.conf.$a.rp_filter=0" \
-			"net.ipv4.conf.$a.accept_local=1"
-		ip rule add pref $((t - 100)) iif "$a" lookup local
-		ip rule add pref $t from "$net.2" lookup $t
-		PREFS+=($((t - 100)) $t)
-		ip route add default via "$net.1" dev "$a" src "$net.2" table $t ||
-			return 1
+		host_veth "$a" "$b" $R "$net" $t || return 1
 		t=$((t + 1))
 	done
 	ip netns exec $R tc qdisc add dev bird root handle 1: tbf \
@@ -145,24 +129,7 @@ stack_up() { # STACK
 }
 
 stack_down() { # STACK
-	local dev
-	for dev in "${DEVS[@]}"; do
-		rdma link del "$dev" 2>/dev/null
-	done
-	[ "$1" = rxe ] && modprobe -r rdma_rxe 2>/dev/null
-	return 0
-}
-
-# counter_sum NAME DEV...: a MetaRoCE counter summed over DEVs ("-" for rxe).
-counter_sum() {
-	local n=$1 s=0 d v
-	shift
-	for d in "$@"; do
-		read -r v 2>/dev/null <"/sys/class/infiniband/$d/ports/1/hw_counters/$n" ||
-			{ echo -; return; }
-		s=$((s + v))
-	done
-	echo "$s"
+	rdma_down "$1" "${DEVS[@]}"
 }
 
 # red_stats: "dropped marked" of the bottleneck's RED so far.

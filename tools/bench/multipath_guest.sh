@@ -83,11 +83,7 @@ router() { # NS
 topo_up() {
 	local i s side a b net t=300 nh1=() nh2=()
 	router $L1 && router $L2 || return 1
-	sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
-	if ip rule show pref 0 | grep -q 'lookup local'; then
-		ip rule add pref 1000 lookup local
-		ip rule del pref 0 lookup local
-	fi
+	host_local_rules
 	for i in $(seq $PAIRS); do
 		for side in a b; do
 			a=mp$side$i
@@ -96,18 +92,7 @@ topo_up() {
 			else
 				b=mplb$i net=10.32.$i r=$L2
 			fi
-			ip link add "$a" type veth peer name "$b" || return 1
-			ip link set "$b" netns $r
-			ip addr add "$net.2/24" dev "$a"
-			ip -n $r addr add "$net.1/24" dev "$b"
-			ip link set "$a" up && ip -n $r link set "$b" up || return 1
-			sysctl -qw "net.ipv4.conf.$a.rp_filter=0" \
-				"net.ipv4.conf.$a.accept_local=1"
-			ip rule add pref $((t - 100)) iif "$a" lookup local
-			ip rule add pref $t from "$net.2" lookup $t
-			PREFS+=($((t - 100)) $t)
-			ip route add default via "$net.1" dev "$a" src "$net.2" \
-				table $t || return 1
+			host_veth "$a" "$b" $r "$net" $t || return 1
 			[ $side = b ] && BTAB[$i]=$t
 			t=$((t + 1))
 		done
@@ -188,24 +173,7 @@ stack_up() { # STACK
 }
 
 stack_down() { # STACK
-	local dev
-	for dev in "${SRC[@]}" "${DST[@]}"; do
-		rdma link del "$dev" 2>/dev/null
-	done
-	[ "$1" = rxe ] && modprobe -r rdma_rxe 2>/dev/null
-	return 0
-}
-
-# counter_sum NAME DEV...: a MetaRoCE counter summed over DEVs ("-" for rxe).
-counter_sum() {
-	local n=$1 s=0 d v
-	shift
-	for d in "$@"; do
-		read -r v 2>/dev/null <"/sys/class/infiniband/$d/ports/1/hw_counters/$n" ||
-			{ echo -; return; }
-		s=$((s + v))
-	done
-	echo "$s"
+	rdma_down "$1" "${SRC[@]}" "${DST[@]}"
 }
 
 # spine_bytes: bytes each spine sent towards mpl2 so far, space-separated.
@@ -240,24 +208,6 @@ readdr() {
 	RADDR=$a
 }
 
-# gid_for IBDEV ADDR: the index of its RoCE v2 GID of IPv4 ADDR, waiting
-# up to 5 s for it.
-gid_for() {
-	local d=/sys/class/infiniband/$1/ports/1 f v t i want
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
-		$(tr . ' ' <<<"$2"))
-	for i in $(seq 50); do
-		for f in "$d"/gids/*; do
-			read -r v <"$f" 2>/dev/null || continue
-			[ "$v" = "$want" ] || continue
-			read -r t <"$d/gid_attrs/types/${f##*/}" 2>/dev/null
-			[ "$t" = "RoCE v2" ] && { echo "${f##*/}"; return 0; }
-		done
-		sleep 0.1
-	done
-	return 1
-}
-
 # prun STACK VARIANT ROUND TRY: both pairs at once; prints "MB/s|shares
 # (% per spine, comma-separated)|max share|spurious %|retired" or
 # "fail|reason".
@@ -269,7 +219,7 @@ prun() {
 	tx0=$(counter_sum tx_packets "${SRC[@]}")
 	r0=$(counter_sum paths_retired "${SRC[@]}")
 	for i in $(seq $PAIRS); do
-		g1=$(gid_for "${DST[$((i - 1))]}" 10.32.$i.$RADDR) || return 1
+		g1=$(gid_of "${DST[$((i - 1))]}" 10.32.$i.$RADDR) || return 1
 		timeout $((SECS + 60)) ib_write_bw -d "${DST[$((i - 1))]}" -x "$g1" \
 			-F -s 65536 -D $SECS -f 0 -u $QPTO -p $((PORT0 + i)) \
 			>"$log.server$i" 2>&1 &
