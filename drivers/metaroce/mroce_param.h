@@ -136,5 +136,12 @@
 #define MROCE_PATH_HOLD_US_MAX	1000000
 #define MROCE_FLOWLET_GAP_US	100
 #define MROCE_FLOWLET_GAP_US_MAX 1000000
+/*
+ * A path whose smoothed RTT is twice the fastest path's and 1 ms over it
+ * is retired too: it hashes onto a long or queued link.  1 ms stays clear
+ * of a software path's scheduling noise (the test VM's RTTs spread over
+ * hundreds of microseconds).
+ */
+#define MROCE_PATH_SLOW_US	1000
 
 #endif /* MROCE_PARAM_H */

@@ -11,7 +11,8 @@
  * packet it repeats, and charges that path with the loss unless it is a
  * probe.  Every MR_ACK echoes the path id of the request that triggered
  * it with its timestamp and whether it arrived CE-marked: the RTT sample
- * goes to that path, and a mark retires it.  ACKs, READ responses and
+ * goes to that path, and a mark retires it, as does an RTT twice the
+ * fastest path's and MROCE_PATH_SLOW_US over it.  ACKs, READ responses and
  * RoCE-mode packets keep the connection's port.
  */
 #include "mroce_dp.h"
@@ -96,6 +97,7 @@ void mroce_spray_start(struct mroce_dpqp *dp)
 		.seed = dp->sport,
 		.hold_ns = READ_ONCE(mdev->path_hold_ns),
 		.flowlet_gap_ns = READ_ONCE(mdev->flowlet_gap_ns),
+		.slow_ns = MROCE_PATH_SLOW_US * NSEC_PER_USEC,
 	};
 
 	BUILD_BUG_ON(MROCE_PATH_PSNS < MROCE_SB_SLOTS);
@@ -190,15 +192,15 @@ void mroce_spray_ack(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt,
 		     u64 rtt)
 {
 	struct mroce_pathset *ps = &dp->ps;
-	u64 retired = ps->retired;
+	u64 retired = ps->retired, now;
 
 	if (!ps->n || !pkt->x || pkt->path >= ps->n)
 		return;
+	now = mroce_dp_now(dp);
 	if (rtt)
-		mroce_path_on_rtt(ps, pkt->path, min_t(u64, rtt, U32_MAX));
-	if (pkt->xflags & MROCE_MXH_F_ECE) {
-		mroce_path_on_ecn(ps, pkt->path, mroce_dp_now(dp));
-		if (ps->retired != retired)
-			mroce_spray_event(dp, pkt->path, true);
-	}
+		mroce_path_on_rtt(ps, pkt->path, min_t(u64, rtt, U32_MAX), now);
+	if (pkt->xflags & MROCE_MXH_F_ECE)
+		mroce_path_on_ecn(ps, pkt->path, now);
+	if (ps->retired != retired)
+		mroce_spray_event(dp, pkt->path, true);
 }

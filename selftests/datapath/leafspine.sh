@@ -19,6 +19,9 @@
 #   paths lose packets, are retired (counter paths_retired, tracepoint
 #   mroce_path) and take fresh entropies, so that spine's share falls far
 #   below a fair quarter; every WRITE completes and the data checks;
+# - one spine slow (netem delay 10 ms on its link towards h2's leaf): its
+#   paths' RTTs are twice the others' and more, they are retired, and
+#   that spine's share falls below a fair quarter too;
 # - the knobs refuse a mode or a path count they do not know.
 source "$(dirname "$0")/../lib.sh"
 
@@ -185,4 +188,14 @@ if [ -n "$TR" ]; then
 else
 	t_skip "degraded: tracepoint mroce_path" "no tracefs event metaroce/mroce_path"
 fi
+ip netns exec "$S2" tc qdisc del dev "${S2}b" root
+
+# ---- spray, spine 3 slow: 10 ms more on its link towards h2's leaf
+S3=${SP[2]}
+defer ip netns exec "$S3" tc qdisc del dev "${S3}b" root
+ip netns exec "$S3" tc qdisc add dev "${S3}b" root netem delay 10ms ||
+	t_fail "netem on spine 3"
+run slow
+t_check "slow: paths retired ($DELTA_paths_retired)" [ "$DELTA_paths_retired" -gt 0 ]
+t_check "slow: spine 3 carries under 12% (${SHARE[*]} %)" [ "${SHARE[2]}" -lt 12 ]
 t_done

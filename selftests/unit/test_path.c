@@ -63,7 +63,7 @@ TEST(path_spray_round_robin_and_retire)
 	/* Out-of-range indexes are ignored. */
 	mroce_path_on_ecn(&ps, 4, 0);
 	mroce_path_on_loss(&ps, 9, 0);
-	mroce_path_on_rtt(&ps, 4, 10);
+	mroce_path_on_rtt(&ps, 4, 10, 0);
 	/* Empty set. */
 	mroce_pathset_init(&ps, NULL, NULL, &(struct mroce_path_cfg){ .n = 4 });
 	EXPECT_EQ(mroce_path_select(&ps, 0), -ENOENT);
@@ -81,7 +81,7 @@ TEST(path_retire_takes_fresh_entropy)
 	seen[1] = old = p[1].entropy;
 	EXPECT_EQ(mroce_path_tx(&ps, 7, 0), 0);
 	EXPECT_EQ(mroce_path_tx(&ps, 8, 0), 1);
-	mroce_path_on_rtt(&ps, 1, 500);
+	mroce_path_on_rtt(&ps, 1, 500, 0);
 	mroce_path_on_loss(&ps, 1, 0);
 	/* a fresh entropy, distinct from every one before; no RTT yet */
 	EXPECT_NE(p[1].entropy, old);
@@ -176,18 +176,66 @@ TEST(path_flow_and_flowlet)
 	EXPECT_EQ(ps.n, MROCE_PATHS_MAX);
 }
 
+TEST(path_slow_path_retired)
+{
+	struct mroce_pathset ps;
+	struct mroce_path_cfg cfg = {
+		.n = 3, .mode = MROCE_PATH_SPRAY, .seed = 1,
+		.hold_ns = 1000, .slow_ns = 500,
+	};
+	unsigned int i;
+	u16 old;
+
+	mroce_pathset_init(&ps, p, map, &cfg);
+	old = p[2].entropy;
+	/* too few samples to judge: nothing happens */
+	for (i = 0; i < 3; i++) {
+		mroce_path_on_rtt(&ps, 0, 100, 0);
+		mroce_path_on_rtt(&ps, 1, 120, 0);
+		mroce_path_on_rtt(&ps, 2, 5000, 0);
+	}
+	EXPECT_EQ(ps.retired, 0);
+	/* the fourth sample of each: path 2 is 2x and 500 ns over path 0 */
+	mroce_path_on_rtt(&ps, 0, 100, 0);
+	mroce_path_on_rtt(&ps, 1, 120, 0);
+	EXPECT_EQ(p[1].samples, 4);
+	EXPECT_EQ(ps.retired, 0);
+	mroce_path_on_rtt(&ps, 2, 5000, 7);
+	EXPECT_EQ(ps.retired, 1);
+	EXPECT_TRUE(p[2].retired);
+	EXPECT_NE(p[2].entropy, old);
+	EXPECT_EQ(p[2].samples, 0);
+	EXPECT_EQ(p[2].avoid_until, 1007);
+	/* with slow_ns 0 no path is judged on delay */
+	cfg.slow_ns = 0;
+	mroce_pathset_init(&ps, p, map, &cfg);
+	for (i = 0; i < 8; i++) {
+		mroce_path_on_rtt(&ps, 0, 100, 0);
+		mroce_path_on_rtt(&ps, 1, 90000, 0);
+	}
+	EXPECT_EQ(ps.retired, 0);
+	/* within 2x of the fastest: kept, however many ns over */
+	cfg.slow_ns = 10;
+	mroce_pathset_init(&ps, p, map, &cfg);
+	for (i = 0; i < 8; i++) {
+		mroce_path_on_rtt(&ps, 0, 1000, 0);
+		mroce_path_on_rtt(&ps, 1, 1900, 0);
+	}
+	EXPECT_EQ(ps.retired, 0);
+}
+
 TEST(path_rtt_smoothing)
 {
 	struct mroce_pathset ps;
 
 	setup(&ps, 1, MROCE_PATH_SPRAY);
-	mroce_path_on_rtt(&ps, 0, 8000);
+	mroce_path_on_rtt(&ps, 0, 8000, 0);
 	EXPECT_EQ(p[0].srtt_ns, 8000);
 	EXPECT_EQ(p[0].rttvar_ns, 4000);
-	mroce_path_on_rtt(&ps, 0, 16000);
+	mroce_path_on_rtt(&ps, 0, 16000, 0);
 	EXPECT_EQ(p[0].srtt_ns, 9000);
 	EXPECT_EQ(p[0].rttvar_ns, 5000);
-	mroce_path_on_rtt(&ps, 0, 1000);
+	mroce_path_on_rtt(&ps, 0, 1000, 0);
 	EXPECT_EQ(p[0].srtt_ns, 9000 - 1125 + 125);
 	EXPECT_EQ(p[0].rttvar_ns, 5000 - 1250 + 2000);
 }

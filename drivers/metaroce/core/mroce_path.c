@@ -53,6 +53,7 @@ void mroce_pathset_init(struct mroce_pathset *ps, struct mroce_path *paths,
 	ps->seed = cfg->seed;
 	ps->hold_ns = cfg->hold_ns;
 	ps->flowlet_gap_ns = cfg->flowlet_gap_ns;
+	ps->slow_ns = cfg->slow_ns;
 	for (i = 0; i < ps->n; i++) {
 		memset(&paths[i], 0, sizeof(paths[i]));
 		paths[i].entropy = mroce_path_entropy(ps, ps->fresh++);
@@ -239,11 +240,39 @@ static void mroce_path_retire(struct mroce_pathset *ps, unsigned int idx,
 	p->gen++;
 	p->srtt_ns = 0;
 	p->rttvar_ns = 0;
+	p->samples = 0;
 }
 
-/* RFC 6298 smoothing, gains 1/8 and 1/4, in integer ns. */
+/* Samples a path needs before its delay is judged against the others. */
+#define MROCE_PATH_MIN_SAMPLES	4
+
+/*
+ * Path @idx is slow: its smoothed RTT exceeds the fastest other path's
+ * (with enough samples) by slow_ns and by that path's own RTT (twice it).
+ */
+static bool mroce_path_slow(const struct mroce_pathset *ps, unsigned int idx)
+{
+	const struct mroce_path *p = &ps->paths[idx];
+	u32 best = ~0U;
+	unsigned int i;
+
+	if (!ps->slow_ns || p->samples < MROCE_PATH_MIN_SAMPLES)
+		return false;
+	for (i = 0; i < ps->n; i++)
+		if (i != idx && !ps->paths[i].retired &&
+		    ps->paths[i].samples >= MROCE_PATH_MIN_SAMPLES)
+			best = min_t(u32, best, ps->paths[i].srtt_ns);
+	return best != ~0U && p->srtt_ns > best &&
+	       p->srtt_ns - best > max_t(u32, best, ps->slow_ns);
+}
+
+/*
+ * RFC 6298 smoothing, gains 1/8 and 1/4, in integer ns.  A path that has
+ * become much slower than the fastest one (mroce_path_slow()) is retired:
+ * its entropy queues behind a busy or long link.
+ */
 void mroce_path_on_rtt(struct mroce_pathset *ps, unsigned int idx,
-		       u32 rtt_ns)
+		       u32 rtt_ns, u64 now)
 {
 	struct mroce_path *p;
 	u32 err;
@@ -251,14 +280,19 @@ void mroce_path_on_rtt(struct mroce_pathset *ps, unsigned int idx,
 	if (idx >= ps->n)
 		return;
 	p = &ps->paths[idx];
+	if (p->samples < 0xff)
+		p->samples++;
 	if (!p->srtt_ns) {
 		p->srtt_ns = rtt_ns;
 		p->rttvar_ns = rtt_ns / 2;
-		return;
+	} else {
+		err = rtt_ns > p->srtt_ns ? rtt_ns - p->srtt_ns :
+					    p->srtt_ns - rtt_ns;
+		p->rttvar_ns = p->rttvar_ns - p->rttvar_ns / 4 + err / 4;
+		p->srtt_ns = p->srtt_ns - p->srtt_ns / 8 + rtt_ns / 8;
 	}
-	err = rtt_ns > p->srtt_ns ? rtt_ns - p->srtt_ns : p->srtt_ns - rtt_ns;
-	p->rttvar_ns = p->rttvar_ns - p->rttvar_ns / 4 + err / 4;
-	p->srtt_ns = p->srtt_ns - p->srtt_ns / 8 + rtt_ns / 8;
+	if (!p->retired && mroce_path_slow(ps, idx))
+		mroce_path_retire(ps, idx, now);
 }
 
 /* A packet sent on path @idx arrived marked CE. */

@@ -5,8 +5,9 @@
  * ECMP switches hash the UDP source port, so each distinct source port is a
  * potential path (IBTA A17.5.1 leaves the port free for entropy).  A QP
  * spreads its request packets over a set of entropies, keeps per-path
- * state (RTT, ECN marks, losses) and retires a path that loses a packet or
- * has one marked: its entropy, which hashes onto a bad or busy link, is
+ * state (RTT, ECN marks, losses) and retires a path that loses a packet,
+ * has one marked or is much slower than the others: its entropy, which
+ * hashes onto a bad or busy link, is
  * replaced by a fresh one, which the set probes after a hold (SRD, IEEE
  * Micro'20; PLB, SIGCOMM'22).  Path storage is the caller's.  Caller
  * serialises calls for one path set.
@@ -42,6 +43,7 @@ struct mroce_path {
 	bool retired;	/* avoided after a loss or mark, not yet probed */
 	u32 srtt_ns;	/* smoothed RTT, 0 before the first sample */
 	u32 rttvar_ns;
+	u8 samples;	/* RTT samples since its entropy was new, up to 255 */
 	u64 sent;	/* packets sent on it */
 	u32 ecn;	/* marks charged to it */
 	u32 lost;	/* losses charged to it */
@@ -54,6 +56,8 @@ struct mroce_path_cfg {
 	u16 seed;		/* spreads entropies between sets */
 	u32 hold_ns;		/* a retired path is avoided this long */
 	u32 flowlet_gap_ns;	/* FLOWLET: idle time that starts a flowlet */
+	u32 slow_ns;		/* a path this much and twice slower than the
+				 * fastest is retired; 0: never */
 };
 
 /**
@@ -79,6 +83,7 @@ struct mroce_pathset {
 	u16 fresh;
 	u32 hold_ns;
 	u32 flowlet_gap_ns;
+	u32 slow_ns;
 	u64 last_tx;
 	u64 retired;
 	u64 probed;
@@ -91,7 +96,7 @@ int mroce_path_tx(struct mroce_pathset *ps, u32 psn, u64 now);
 int mroce_path_retx(struct mroce_pathset *ps, u32 psn, u64 now, bool blame);
 int mroce_path_of(const struct mroce_pathset *ps, u32 psn);
 void mroce_path_on_rtt(struct mroce_pathset *ps, unsigned int idx,
-		       u32 rtt_ns);
+		       u32 rtt_ns, u64 now);
 void mroce_path_on_ecn(struct mroce_pathset *ps, unsigned int idx, u64 now);
 void mroce_path_on_loss(struct mroce_pathset *ps, unsigned int idx, u64 now);
 const char *mroce_path_mode_name(unsigned int mode);
