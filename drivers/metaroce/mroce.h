@@ -136,6 +136,7 @@ struct mroce_wcc_params {
 };
 
 struct mroce_net_port;
+struct mroce_plan;
 
 /**
  * struct mroce_dev - one MetaRoCE device bound to one Ethernet netdev
@@ -195,6 +196,9 @@ struct mroce_net_port;
  *	metaroce_path_hold_us; read when a connection's span starts)
  * @flowlet_gap_ns: the idle gap that ends a flowlet (sysfs
  *	metaroce_flowlet_gap_us; likewise)
+ * @plan: path plans, ports per peer address (sysfs metaroce_path_plan,
+ *	mroce_plan.c; RCU, replaced whole under @plan_lock)
+ * @plan_lock: serialises writers of @plan
  * @res: verbs object tables (mroce_res.h)
  */
 struct mroce_dev {
@@ -232,6 +236,8 @@ struct mroce_dev {
 	u32 paths;
 	u32 path_hold_ns;
 	u32 flowlet_gap_ns;
+	struct mroce_plan __rcu *plan;
+	struct mutex plan_lock;	/* writers of @plan */
 	struct mroce_res res;
 };
 
@@ -285,6 +291,15 @@ int mroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 /* mroce_limits.c */
 void mroce_limits_init(struct mroce_res *res);
 void mroce_limits_fill(const struct mroce_res *res, struct ib_device_attr *a);
+/* mroce_plan.c: path plans, sysfs metaroce_path_plan */
+void mroce_plan_init(struct mroce_dev *mdev);
+void mroce_plan_free(struct mroce_dev *mdev);
+u32 mroce_plan_ports(struct mroce_dev *mdev, const union ib_gid *dgid,
+		     u16 *port, u32 max);
+ssize_t mroce_plan_show(struct mroce_dev *mdev, char *buf);
+ssize_t mroce_plan_store(struct mroce_dev *mdev, const char *buf,
+			 size_t count);
+
 ssize_t mroce_limit_show(struct mroce_dev *mdev, enum mroce_limit lim,
 			 char *buf);
 ssize_t mroce_limit_store(struct mroce_dev *mdev, enum mroce_limit lim,

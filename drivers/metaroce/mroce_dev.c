@@ -296,6 +296,7 @@ void mroce_dealloc_driver(struct ib_device *ibdev)
 	mutex_lock(&mroce_dev_lock);
 	list_del_init(&mdev->list);
 	mutex_unlock(&mroce_dev_lock);
+	mroce_plan_free(mdev);
 
 	if (mdev->mport) {
 		mroce_net_put(mdev->mport, mdev);
@@ -455,6 +456,7 @@ int mroce_dev_create(const char *ibdev_name, struct net_device *ndev,
 	mdev->paths = MROCE_PATHS_DEFAULT;
 	mdev->path_hold_ns = MROCE_PATH_HOLD_US * NSEC_PER_USEC;
 	mdev->flowlet_gap_ns = MROCE_FLOWLET_GAP_US * NSEC_PER_USEC;
+	mroce_plan_init(mdev);
 	mdev->wcc = (struct mroce_wcc_params) {
 		.target_delay_ns = MROCE_WCC_TARGET_US * NSEC_PER_USEC,
 		.ai_bytes = MROCE_WCC_AI_BYTES,

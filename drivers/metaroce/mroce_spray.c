@@ -85,12 +85,15 @@ void mroce_spray_reset(struct mroce_dpqp *dp)
  * mroce_spray_start() - the requester's MetaRoCE span starts
  * @dp: the QP's data path (RC)
  *
- * The entropies are seeded from the connection's own port, so that QPs
- * spread differently.
+ * The entropies are the peer's path plan (mroce_plan.c), as many of them
+ * as the QP has paths, or else seeded from the connection's own port, so
+ * that QPs spread differently.
  */
 void mroce_spray_start(struct mroce_dpqp *dp)
 {
 	struct mroce_dev *mdev = dp->mdev;
+	u16 plan[MROCE_PATHS_MAX];
+	u32 n;
 	struct mroce_path_cfg cfg = {
 		.n = dp->npath_dst,
 		.mode = READ_ONCE(mdev->path_mode),
@@ -104,6 +107,11 @@ void mroce_spray_start(struct mroce_dpqp *dp)
 	mroce_spray_reset(dp);
 	if (cfg.mode == MROCE_PATH_FLOW || !cfg.n)
 		return;
+	n = mroce_plan_ports(mdev, &dp->av.dgid, plan, cfg.n);
+	if (n) {
+		cfg.n = n;
+		cfg.plan = plan;
+	}
 	mroce_pathset_init(&dp->ps, dp->paths, dp->psn_path, &cfg);
 	memset(dp->path_dst_gen, 0, sizeof(dp->path_dst_gen));
 }

@@ -325,6 +325,23 @@ MROCE_U32_ATTR(path_hold_us, path_hold_ns, 1, MROCE_PATH_HOLD_US_MAX,
 MROCE_U32_ATTR(flowlet_gap_us, flowlet_gap_ns, 1, MROCE_FLOWLET_GAP_US_MAX,
 	       NSEC_PER_USEC);
 
+/* Path plans: ports per peer address (mroce_plan.c). */
+static ssize_t metaroce_path_plan_show(struct device *dev,
+				       struct device_attribute *attr, char *buf)
+{
+	return mroce_plan_show(rdma_device_to_drv_device(dev, struct mroce_dev,
+							 ibdev), buf);
+}
+
+static ssize_t metaroce_path_plan_store(struct device *dev,
+					struct device_attribute *attr,
+					const char *buf, size_t count)
+{
+	return mroce_plan_store(rdma_device_to_drv_device(dev, struct mroce_dev,
+							  ibdev), buf, count);
+}
+static DEVICE_ATTR_RW(metaroce_path_plan);
+
 /*
  * Resource limits, one attribute each: metaroce_max_qp, ... (mroce_limits.c).
  */
@@ -397,6 +414,7 @@ static struct attribute *mroce_dev_attrs[] = {
 	&dev_attr_metaroce_paths.attr,
 	&dev_attr_metaroce_path_hold_us.attr,
 	&dev_attr_metaroce_flowlet_gap_us.attr,
+	&dev_attr_metaroce_path_plan.attr,
 	&dev_attr_metaroce_max_qp.attr,
 	&dev_attr_metaroce_max_cq.attr,
 	&dev_attr_metaroce_max_cqe.attr,

@@ -22,6 +22,10 @@
 # - one spine slow (netem delay 10 ms on its link towards h2's leaf): its
 #   paths' RTTs are twice the others' and more, they are retired, and
 #   that spine's share falls below a fair quarter too;
+# - a path plan (metaroce_path_plan): ports that the leaf routes over
+#   spines 1 and 4 only (found with `ip route get ... sport`), written for
+#   h2's address: the data crosses those two spines alone; the plan reads
+#   back, and malformed plans are refused;
 # - the knobs refuse a mode or a path count they do not know.
 source "$(dirname "$0")/../lib.sh"
 
@@ -198,4 +202,37 @@ ip netns exec "$S3" tc qdisc add dev "${S3}b" root netem delay 10ms ||
 run slow
 t_check "slow: paths retired ($DELTA_paths_retired)" [ "$DELTA_paths_retired" -gt 0 ]
 t_check "slow: spine 3 carries under 12% (${SHARE[*]} %)" [ "${SHARE[2]}" -lt 12 ]
+ip netns exec "$S3" tc qdisc del dev "${S3}b" root
+
+# ---- a path plan: four ports over spine 1 and four over spine 4
+# spine_of PORT: the spine (1-4) l1 routes h1's packets from PORT over.
+spine_of() {
+	local via
+	via=$(ip -n "$L1" route get 10.2.0.2 from 10.1.0.2 iif "${H1}l" \
+		ipproto udp sport "$1" dport 4791 | grep -o 'via 10\.3\.[0-9]*' )
+	echo "${via##*.}"
+}
+P1=() P4=()
+for port in $(seq 49152 49400); do
+	case $(spine_of "$port") in
+	1) [ ${#P1[@]} -lt 4 ] && P1+=("$port") ;;
+	4) [ ${#P4[@]} -lt 4 ] && P4+=("$port") ;;
+	esac
+	[ ${#P1[@]} = 4 ] && [ ${#P4[@]} = 4 ] && break
+done
+PLAN=$(IFS=,; echo "${P1[*]},${P4[*]}")
+t_check_fail "metaroce_path_plan refuses port 0" sh -c "echo '10.2.0.2 0' >$A/metaroce_path_plan"
+t_check_fail "metaroce_path_plan refuses a bad address" sh -c "echo '10.2.0 1,2' >$A/metaroce_path_plan"
+t_check_fail "metaroce_path_plan refuses 65 ports" \
+	sh -c "echo '10.2.0.2 $(seq -s, 50000 50064)' >$A/metaroce_path_plan"
+echo "10.2.0.2 $PLAN" >"$A/metaroce_path_plan"
+t_check "plan: reads back ($(head -n 1 "$A/metaroce_path_plan"))" \
+	[ "$(cat "$A/metaroce_path_plan")" = "10.2.0.2 $PLAN" ]
+run plan
+t_check "plan: the data crosses spines 1 and 4 only (${SHARE[*]} %)" \
+	[ "$((SHARE[0] + SHARE[3]))" -ge 98 ]
+t_check "plan: rdma res shows the planned ports" \
+	sh -c "echo '$RES' | grep -q 'drv_paths 8 .*drv_path0 sport ${P1[0]} '"
+echo clear >"$A/metaroce_path_plan"
+t_check "plan: cleared" [ -z "$(cat "$A/metaroce_path_plan")" ]
 t_done

@@ -224,6 +224,34 @@ TEST(path_slow_path_retired)
 	EXPECT_EQ(ps.retired, 0);
 }
 
+TEST(path_plan_keeps_its_entropies)
+{
+	static const u16 plan[3] = { 49152, 50000, 61000 };
+	struct mroce_pathset ps;
+	struct mroce_path_cfg cfg = {
+		.n = 3, .mode = MROCE_PATH_SPRAY, .seed = 1, .hold_ns = 100,
+		.plan = plan,
+	};
+
+	mroce_pathset_init(&ps, p, map, &cfg);
+	EXPECT_TRUE(ps.planned);
+	EXPECT_EQ(p[0].entropy, 49152);
+	EXPECT_EQ(p[2].entropy, 61000);
+	/* retired and probed on the entropy the plan gave it */
+	mroce_path_on_loss(&ps, 1, 0);
+	EXPECT_EQ(ps.retired, 1);
+	EXPECT_EQ(p[1].entropy, 50000);
+	EXPECT_EQ(p[1].gen, 0);
+	EXPECT_EQ(mroce_path_select(&ps, 10), 0);
+	EXPECT_EQ(mroce_path_select(&ps, 10), 2);
+	EXPECT_EQ(mroce_path_select(&ps, 100), 0);
+	EXPECT_EQ(mroce_path_select(&ps, 100), 1);
+	EXPECT_EQ(ps.probed, 1);
+	/* an empty set ignores the plan */
+	mroce_pathset_init(&ps, NULL, NULL, &cfg);
+	EXPECT_FALSE(ps.planned);
+}
+
 TEST(path_rtt_smoothing)
 {
 	struct mroce_pathset ps;

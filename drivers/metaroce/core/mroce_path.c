@@ -37,7 +37,8 @@ static u16 mroce_path_entropy(const struct mroce_pathset *ps, u16 k)
  * @ps: the set
  * @paths: storage for cfg->n paths, or NULL for an empty (off) set
  * @psn_path: storage for MROCE_PATH_PSNS path indexes, or NULL
- * @cfg: size, mode, seed and times; n is capped at MROCE_PATHS_MAX
+ * @cfg: size, mode, seed, times and an optional plan (the entropies to
+ *	use); n is capped at MROCE_PATHS_MAX
  */
 void mroce_pathset_init(struct mroce_pathset *ps, struct mroce_path *paths,
 			u16 *psn_path, const struct mroce_path_cfg *cfg)
@@ -54,9 +55,11 @@ void mroce_pathset_init(struct mroce_pathset *ps, struct mroce_path *paths,
 	ps->hold_ns = cfg->hold_ns;
 	ps->flowlet_gap_ns = cfg->flowlet_gap_ns;
 	ps->slow_ns = cfg->slow_ns;
+	ps->planned = ps->n && cfg->plan;
 	for (i = 0; i < ps->n; i++) {
 		memset(&paths[i], 0, sizeof(paths[i]));
-		paths[i].entropy = mroce_path_entropy(ps, ps->fresh++);
+		paths[i].entropy = ps->planned ? cfg->plan[i] :
+			mroce_path_entropy(ps, ps->fresh++);
 	}
 	if (psn_path)
 		memset(psn_path, 0, MROCE_PATH_PSNS * sizeof(*psn_path));
@@ -220,9 +223,10 @@ int mroce_path_of(const struct mroce_pathset *ps, u32 psn)
  * Retire path @idx: its entropy hashes onto a link that lost or marked a
  * packet, so it takes a fresh one, which ECMP hashes anew, and the set
  * leaves it alone for the hold time (a mark or loss seldom comes alone);
- * its first packet after that is its probe.  Another loss or mark during
- * the hold only extends it.  One path has nowhere else to go and is never
- * retired.
+ * its first packet after that is its probe.  A planned path keeps its
+ * entropy (the plan chose the link) and is probed on it again.  Another
+ * loss or mark during the hold only extends it.  One path has nowhere
+ * else to go and is never retired.
  */
 static void mroce_path_retire(struct mroce_pathset *ps, unsigned int idx,
 			      u64 now)
@@ -236,6 +240,8 @@ static void mroce_path_retire(struct mroce_pathset *ps, unsigned int idx,
 		return;
 	p->retired = true;
 	ps->retired++;
+	if (ps->planned)
+		return;
 	p->entropy = mroce_path_entropy(ps, ps->fresh++);
 	p->gen++;
 	p->srtt_ns = 0;

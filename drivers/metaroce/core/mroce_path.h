@@ -56,8 +56,12 @@ struct mroce_path_cfg {
 	u16 seed;		/* spreads entropies between sets */
 	u32 hold_ns;		/* a retired path is avoided this long */
 	u32 flowlet_gap_ns;	/* FLOWLET: idle time that starts a flowlet */
-	u32 slow_ns;		/* a path this much and twice slower than the
-				 * fastest is retired; 0: never */
+	/* a path this much and twice slower than the fastest is retired;
+	 * 0: never
+	 */
+	u32 slow_ns;
+	/* n entropies to use (a path plan), or NULL for the set's own */
+	const u16 *plan;
 };
 
 /**
@@ -69,6 +73,7 @@ struct mroce_path_cfg {
  * @n: paths; 0: the set is off
  * @cur: FLOWLET: the flowlet's path; SPRAY: the next to try
  * @fresh: entropies handed out so far (the next fresh one)
+ * @planned: the entropies came from a plan: a retired path keeps its own
  * @last_tx: when the last packet left (FLOWLET)
  * @retired: paths retired so far
  * @probed: retired paths used again after their hold so far
@@ -79,6 +84,7 @@ struct mroce_pathset {
 	u8 n;
 	u8 cur;
 	u8 mode;
+	bool planned;
 	u16 seed;
 	u16 fresh;
 	u32 hold_ns;
