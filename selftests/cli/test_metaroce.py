@@ -703,6 +703,76 @@ def t_config():
         m.close()
 
 
+def t_plan():
+    """metaroce plan: a job's flows onto the fabric's paths, applied to
+    this host's devices, and the file's errors by line."""
+    m = two_devices()
+    try:
+        m.put("class/infiniband/mroce0/metaroce_path_plan", "")
+        job = os.path.join(m.root, "job.plan")
+
+        def write(text):
+            with open(job, "w") as f:
+                f.write(text)
+
+        write("# two flows over four spines\n"
+              "path s1 49152,49157\npath s2 49153\n"
+              "path s3 49154 # a comment\npath s4 49155,49156\n"
+              "flow mroce0 10.2.0.2\nflow remote0 2001:DB8::2\n")
+        rc, data = m.json("plan", job)
+        assert rc == EXIT_OK, rc
+        f = data["flows"]
+        assert [x["paths"] for x in f] == [["s1", "s3"], ["s2", "s4"]], f
+        assert f[0]["ports"] == [49152, 49157, 49154], f
+        assert f[1]["peer"] == "2001:db8::2" and not f[1]["here"], f
+        assert not f[0]["applied"], f
+        rc, out, _ = m.run("plan", job, "--apply")
+        assert rc == EXIT_OK, rc
+        assert "mroce0 -> 10.2.0.2: paths s1,s3, ports 49152,49157,49154 " \
+            "(applied)" in out and "(not here)" in out, out
+        with open(os.path.join(m.sys, "class/infiniband/mroce0/"
+                               "metaroce_path_plan")) as fh:
+            assert fh.read() == "10.2.0.2 49152,49157,49154\n"
+        # weights, and more flows than paths
+        write("path a 1\npath b 2\npath c 3\n"
+              "flow mroce0 10.0.0.1 2\nflow mroce0 10.0.0.2\n"
+              "flow mroce0 10.0.0.3\n")
+        rc, data = m.json("plan", job)
+        assert [x["paths"] for x in data["flows"]] == \
+            [["a"], ["b"], ["c"]], data
+        write("path a 1\npath b 2\npath c 3\npath d 4\n"
+              "flow mroce0 10.0.0.1 2\nflow mroce0 10.0.0.2\n"
+              "flow mroce0 10.0.0.3\n")
+        rc, data = m.json("plan", job)
+        assert [x["paths"] for x in data["flows"]] == \
+            [["a", "d"], ["b"], ["c"]], data
+        write("path a 1\nflow mroce0 10.0.0.1\nflow mroce0 10.0.0.2\n")
+        rc, data = m.json("plan", job)
+        assert [x["paths"] for x in data["flows"]] == [["a"], ["a"]], data
+        for text, why in (
+                ("path a 0\nflow mroce0 10.0.0.1\n", ":1: '0' is not a UDP"),
+                ("path a 1\nflow mroce0 10.0.0\n", ":2: '10.0.0' is not"),
+                ("path a 1\npath a 2\nflow d 10.0.0.1\n", ":2: path a twice"),
+                ("path a 1\nflow d 10.0.0.1\nflow d 10.0.0.1\n",
+                 ":3: flow d 10.0.0.1 twice"),
+                ("path a 1\nflow d 10.0.0.1 0\n", "weight '0'"),
+                ("path a 1\nroute x\n", ":2: expected 'path"),
+                ("path a 1\n", "needs at least one path and one flow"),
+                ("path a %s\nflow d 10.0.0.1\n"
+                 % ",".join(str(50000 + i) for i in range(65)),
+                 "65 ports, a plan holds 64")):
+            write(text)
+            rc, _, err = m.run("plan", job)
+            assert rc == EXIT_USAGE and why in err, (text, rc, err)
+        rc, _, err = m.run("plan", os.path.join(m.root, "nope"))
+        assert rc == EXIT_USAGE and "nope" in err, err
+        write("path a 1\nflow remote0 10.0.0.1\n")
+        rc, _, err = m.run("plan", job, "--apply")
+        assert rc == EXIT_NODEV and "no flow's device is here" in err, err
+    finally:
+        m.close()
+
+
 def t_top_qp():
     """Per-QP rows from the driver fields of `rdma -dd res show qp`."""
     tool = load_tool()
@@ -763,7 +833,7 @@ TESTS = [t_docs, t_usage, t_no_module, t_status_healthy, t_status_problems,
          t_versions, t_gids, t_prometheus, t_prometheus_file_and_escaping,
          t_stats_json, t_top_once, t_top_qp, t_trends, t_doctor,
          t_doctor_climbing, t_config, t_mesh_suspects, t_mesh,
-         t_mesh_errors]
+         t_mesh_errors, t_plan]
 
 
 def main():

@@ -22,10 +22,11 @@
 # - one spine slow (netem delay 10 ms on its link towards h2's leaf): its
 #   paths' RTTs are twice the others' and more, they are retired, and
 #   that spine's share falls below a fair quarter too;
-# - a path plan (metaroce_path_plan): ports that the leaf routes over
-#   spines 1 and 4 only (found with `ip route get ... sport`), written for
-#   h2's address: the data crosses those two spines alone; the plan reads
-#   back, and malformed plans are refused;
+# - a path plan: ports that the leaf routes over spines 1 and 4 only
+#   (found with `ip route get ... sport`) in a plan file, applied with
+#   `metaroce plan --apply` to h1's device for h2's address
+#   (metaroce_path_plan): the data crosses those two spines alone; the
+#   plan reads back, and malformed plans are refused;
 # - the knobs refuse a mode or a path count they do not know.
 source "$(dirname "$0")/../lib.sh"
 
@@ -221,11 +222,19 @@ for port in $(seq 49152 49400); do
 	[ ${#P1[@]} = 4 ] && [ ${#P4[@]} = 4 ] && break
 done
 PLAN=$(IFS=,; echo "${P1[*]},${P4[*]}")
+JOB=$DP_LOGS/leafspine.plan
+{
+	echo "# ports l1 routes over spine 1 and spine 4 (ip route get)"
+	echo "path s1 $(IFS=,; echo "${P1[*]}")"
+	echo "path s4 $(IFS=,; echo "${P4[*]}")"
+	echo "flow $D1 10.2.0.2"
+} >"$JOB"
 t_check_fail "metaroce_path_plan refuses port 0" sh -c "echo '10.2.0.2 0' >$A/metaroce_path_plan"
 t_check_fail "metaroce_path_plan refuses a bad address" sh -c "echo '10.2.0 1,2' >$A/metaroce_path_plan"
 t_check_fail "metaroce_path_plan refuses 65 ports" \
 	sh -c "echo '10.2.0.2 $(seq -s, 50000 50064)' >$A/metaroce_path_plan"
-echo "10.2.0.2 $PLAN" >"$A/metaroce_path_plan"
+t_check "plan: metaroce plan --apply writes it ($(tr '\n' ';' <"$JOB"))" \
+	"$MROCE_ROOT/tools/metaroce/metaroce" plan "$JOB" --apply
 t_check "plan: reads back ($(head -n 1 "$A/metaroce_path_plan"))" \
 	[ "$(cat "$A/metaroce_path_plan")" = "10.2.0.2 $PLAN" ]
 run plan
