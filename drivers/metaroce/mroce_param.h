@@ -137,10 +137,11 @@
 #define MROCE_FLOWLET_GAP_US	100
 #define MROCE_FLOWLET_GAP_US_MAX 1000000
 /*
- * A path whose smoothed RTT is twice the fastest path's and 1 ms over it
- * is retired too: it hashes onto a long or queued link.  1 ms stays clear
- * of a software path's scheduling noise (the test VM's RTTs spread over
- * hundreds of microseconds).
+ * A path whose smoothed RTT is three times the fastest path's and 1 ms
+ * over it is retired too: it hashes onto a long or queued link.  Both
+ * stay clear of a software path's noise: the test VM's RTTs under load
+ * are 5 to 16 ms and differ between paths by up to twice (at twice,
+ * leafspine.sh's healthy spray retired 50-200 paths a run).
  */
 #define MROCE_PATH_SLOW_US	1000
 

@@ -11,8 +11,8 @@
  * packet it repeats, and charges that path with the loss unless it is a
  * probe.  Every MR_ACK echoes the path id of the request that triggered
  * it with its timestamp and whether it arrived CE-marked: the RTT sample
- * goes to that path, and a mark retires it, as does an RTT twice the
- * fastest path's and MROCE_PATH_SLOW_US over it.  ACKs, READ responses and
+ * goes to that path, and a mark retires it, as does an RTT three times
+ * the fastest path's and MROCE_PATH_SLOW_US over it.  ACKs, READ responses and
  * RoCE-mode packets keep the connection's port.
  */
 #include "mroce_dp.h"

@@ -54,8 +54,10 @@ t_check "module build-id is metaroce.ko's ($bid)" test "$(jget "$TMP/st.json" \
 	"j['status']['module']['build_id']")" = "$bid"
 t_check "device ABI version = tools' ABI version" test "$(jget "$TMP/st.json" \
 	"($dev_expr)['abi_version'] == j['status']['tool_abi_version'] != None")" = True
-t_check "policies the module lacks are 'not available'" test "$(jget "$TMP/st.json" \
-	"($dev_expr)['transport_policy']")" = "not available in this version"
+t_check "transport settings from sysfs (policy auto, fabric lossless, paths spray x16)" \
+	test "$(jget "$TMP/st.json" "'%s %s %s %s' % (($dev_expr)['transport_policy'], \
+	($dev_expr)['fabric_policy'], ($dev_expr)['paths']['mode'], \
+	($dev_expr)['paths']['per_qp'])")" = "auto lossless spray 16"
 mroce status >"$TMP/st.txt"
 t_check "status text shows $dA ACTIVE on $VA" \
 	grep -q "^$dA: port 1 ACTIVE .*netdev $VA (netns $NS1) up, MTU 1500" "$TMP/st.txt"

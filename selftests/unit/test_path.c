@@ -195,7 +195,7 @@ TEST(path_slow_path_retired)
 		mroce_path_on_rtt(&ps, 2, 5000, 0);
 	}
 	EXPECT_EQ(ps.retired, 0);
-	/* the fourth sample of each: path 2 is 2x and 500 ns over path 0 */
+	/* the fourth sample of each: path 2 is 3x and 500 ns over path 0 */
 	mroce_path_on_rtt(&ps, 0, 100, 0);
 	mroce_path_on_rtt(&ps, 1, 120, 0);
 	EXPECT_EQ(p[1].samples, 4);
@@ -214,14 +214,17 @@ TEST(path_slow_path_retired)
 		mroce_path_on_rtt(&ps, 1, 90000, 0);
 	}
 	EXPECT_EQ(ps.retired, 0);
-	/* within 2x of the fastest: kept, however many ns over */
+	/* within 3x of the fastest: kept, however many ns over */
 	cfg.slow_ns = 10;
 	mroce_pathset_init(&ps, p, map, &cfg);
 	for (i = 0; i < 8; i++) {
 		mroce_path_on_rtt(&ps, 0, 1000, 0);
-		mroce_path_on_rtt(&ps, 1, 1900, 0);
+		mroce_path_on_rtt(&ps, 1, 2900, 0);
 	}
 	EXPECT_EQ(ps.retired, 0);
+	/* past it: retired */
+	mroce_path_on_rtt(&ps, 1, 9000, 0);
+	EXPECT_EQ(ps.retired, 1);
 }
 
 TEST(path_plan_keeps_its_entropies)

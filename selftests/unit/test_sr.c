@@ -1071,6 +1071,29 @@ TEST(sr_tail_probe_then_rto)
 	EXPECT_FALSE(mroce_reqwin_next_event(&w, &at));
 }
 
+/*
+ * An RTO that fires while units below a delivered one still wait for
+ * RACK's reorder window: those were overtaken, so they were lost alone
+ * (their paths may be charged); the ones above, in bulk.
+ */
+TEST(sr_rto_overtaken_units_lost_alone)
+{
+	struct mroce_reqwin w;
+	struct mroce_reqwin_res res;
+
+	sr_setup_rtt(&w);
+	sr_send(&w, 6, 1000);		/* PSNs 0..5 */
+	/* 3 arrived; 0..2 not yet late by RACK's reckoning */
+	EXPECT_EQ(sr_ack(&w, 0xffffff, 0x8, 0, 1000 + 10 * US, &res), 0);
+	EXPECT_EQ(w.sb.sacked, 1);
+	EXPECT_EQ(mroce_reqwin_lost(&w), 0);
+	EXPECT_EQ(mroce_reqwin_lose_all(&w), 5);
+	EXPECT_FALSE(mroce_reqwin_lost_in_bulk(&w, 0));
+	EXPECT_FALSE(mroce_reqwin_lost_in_bulk(&w, 2));
+	EXPECT_TRUE(mroce_reqwin_lost_in_bulk(&w, 4));
+	EXPECT_TRUE(mroce_reqwin_lost_in_bulk(&w, 5));
+}
+
 /* A peer that is gone: the fast timers resend, the IBTA budget decides. */
 TEST(sr_peer_gone_retry_budget)
 {

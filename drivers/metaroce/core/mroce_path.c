@@ -254,7 +254,9 @@ static void mroce_path_retire(struct mroce_pathset *ps, unsigned int idx,
 
 /*
  * Path @idx is slow: its smoothed RTT exceeds the fastest other path's
- * (with enough samples) by slow_ns and by that path's own RTT (twice it).
+ * (with enough samples) by slow_ns and by twice that path's own RTT (three
+ * times it: RTTs of a software path under load spread over a factor of
+ * two from one path to the next, and retiring those only churns).
  */
 static bool mroce_path_slow(const struct mroce_pathset *ps, unsigned int idx)
 {
@@ -269,7 +271,7 @@ static bool mroce_path_slow(const struct mroce_pathset *ps, unsigned int idx)
 		    ps->paths[i].samples >= MROCE_PATH_MIN_SAMPLES)
 			best = min_t(u32, best, ps->paths[i].srtt_ns);
 	return best != ~0U && p->srtt_ns > best &&
-	       p->srtt_ns - best > max_t(u32, best, ps->slow_ns);
+	       p->srtt_ns - best > max_t(u32, 2 * best, ps->slow_ns);
 }
 
 /*

@@ -56,8 +56,8 @@ struct mroce_path_cfg {
 	u16 seed;		/* spreads entropies between sets */
 	u32 hold_ns;		/* a retired path is avoided this long */
 	u32 flowlet_gap_ns;	/* FLOWLET: idle time that starts a flowlet */
-	/* a path this much and twice slower than the fastest is retired;
-	 * 0: never
+	/* a path this much and three times slower than the fastest is
+	 * retired; 0: never
 	 */
 	u32 slow_ns;
 	/* n entropies to use (a path plan), or NULL for the set's own */

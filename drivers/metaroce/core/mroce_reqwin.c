@@ -261,7 +261,10 @@ u32 mroce_reqwin_advance(struct mroce_reqwin *w, u32 psn, u64 now)
  * only a READ request the receiver reported but whose responses never
  * all came can be one there (anything else the receiver has is covered
  * by its cumulative ACK once everything before it is), and nothing else
- * would ever ask it again.  Returns the units newly lost.
+ * would ever ask it again.  Of a selective window's units, those below
+ * the highest one delivered were overtaken, so they went missing by
+ * themselves (an RTO fired before RACK's reorder window let them go);
+ * the rest are lost in bulk.  Returns the units newly lost.
  */
 u32 mroce_reqwin_lose_all(struct mroce_reqwin *w)
 {
@@ -270,6 +273,11 @@ u32 mroce_reqwin_lose_all(struct mroce_reqwin *w)
 	if (w->una != w->max &&
 	    mroce_sb_at(&w->sb, w->una)->state == MROCE_SB_SACKED)
 		n += mroce_sb_lose_answer(&w->sb, w->una);
+	if (w->selective && w->rack.valid &&
+	    mroce_psn_after(w->rack.fack, w->una))
+		mroce_sb_holes(&w->sb, w->una,
+			       mroce_psn_before(w->rack.fack, w->max) ?
+			       w->rack.fack : w->max);
 	return n;
 }
 

@@ -288,6 +288,28 @@ bool mroce_sb_lose_unit(struct mroce_sb *sb, u32 psn)
 }
 
 /**
+ * mroce_sb_holes() - lost units in [@from, @to) were holes
+ * @sb: the scoreboard
+ * @from: the first PSN
+ * @to: the first PSN after them
+ *
+ * Something sent after them was delivered: those lost in bulk went
+ * missing by themselves after all (MROCE_SB_F_BULK is cleared).
+ */
+void mroce_sb_holes(struct mroce_sb *sb, u32 from, u32 to)
+{
+	u32 p = from, i;
+
+	for (i = 0; i < MROCE_SB_SLOTS && mroce_psn_before(p, to); i++) {
+		struct mroce_sb_ent *e = mroce_sb_slot(sb, p);
+
+		if (e->state == MROCE_SB_LOST)
+			e->flags &= ~MROCE_SB_F_BULK;
+		p = mroce_psn_add(p, 1);
+	}
+}
+
+/**
  * mroce_sb_reported() - the receiver has PSNs [@from, @to) after all
  * @sb: the scoreboard
  * @from: the first

@@ -65,7 +65,8 @@ struct mroce_sb_ent {
  * The unit was lost with every other unit from some PSN on (go back N: a
  * timeout or a NAK), not found missing by itself: nothing says it was the
  * one the network dropped (the path selector does not charge its path).
- * A unit lost by itself later clears it.
+ * A unit lost by itself later clears it, and so does mroce_sb_holes()
+ * for units that later ones overtook.
  */
 #define MROCE_SB_F_BULK		0x02
 
@@ -89,5 +90,6 @@ bool mroce_sb_sack(struct mroce_sb *sb, u32 una, u32 max, u32 psn);
 bool mroce_sb_lose_unit(struct mroce_sb *sb, u32 psn);
 bool mroce_sb_lose_answer(struct mroce_sb *sb, u32 psn);
 void mroce_sb_reported(struct mroce_sb *sb, u32 from, u32 to);
+void mroce_sb_holes(struct mroce_sb *sb, u32 from, u32 to);
 
 #endif /* MROCE_SB_H */
