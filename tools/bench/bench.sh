@@ -76,6 +76,10 @@ if [ -s "$res" ] && [ -n "${BENCH_ONLY:-}${BENCH_ATTRS:-}${BENCH_INCAST_STACKS:-
 		! tools/bench/chart_incast.sh "$fct" build/vm/bench/results-incast.png; then
 		echo "bench: no chart of this partial incast"
 	fi
+	if grep -q '^## Multipath' "$res" &&
+		! tools/bench/chart_multipath.sh "$res" build/vm/bench/results-multipath.png; then
+		echo "bench: no chart of this partial multipath section"
+	fi
 	echo "bench: partial table in $res (bench/results.md left as it was)"
 elif [ -s "$res" ]; then
 	mkdir -p bench
@@ -92,6 +96,11 @@ elif [ -s "$res" ]; then
 	if grep -q '^## Incast' bench/results.md &&
 		tools/bench/chart_incast.sh "$fct" bench/results-incast.png; then
 		printf '\nIncast completion times: [results-incast.png](results-incast.png).\n' \
+			>>bench/results.md
+	fi
+	if grep -q '^## Multipath' bench/results.md &&
+		tools/bench/chart_multipath.sh bench/results.md bench/results-multipath.png; then
+		printf '\nMultipath goodput and spine shares: [results-multipath.png](results-multipath.png).\n' \
 			>>bench/results.md
 	fi
 	echo "bench: results in bench/results.md (logs in build/vm/bench)"
