@@ -27,9 +27,12 @@
 #include "mroce_dp.h"
 
 /*
- * Paths shown per QP, at most: a netlink message holds about 4 KiB, and a
- * QP of a lossy fabric's MetaRoCE mode fills some 2.5 of them without its
- * paths (16 lines took it past the end).
+ * Paths shown per QP, at most: a netlink message holds about 4 KiB (the
+ * rdma tool's receive buffer), and a QP of a lossy fabric's MetaRoCE mode
+ * fills most of them without its paths.  The lines go last and those
+ * that do not fit are left out: placed before the negotiation's
+ * attributes, they once pushed those out and the QP with them (pacing.sh
+ * saw no QP).
  */
 #define MROCE_RES_PATHS		8
 
@@ -148,7 +151,8 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
  * The paths of a spraying requester: "path-mode", "paths",
  * "paths-retired", "paths-probed", and for the first MROCE_RES_PATHS
  * paths "path<i>" = "sport <port> pkts <sent> lost <n> ecn <n> srtt-us
- * <us> <ok|retired>".  Lines that do not fit in the message are left out
+ * <us> <ok|retired>" (ecn / pkts: the path's ECN fraction, of the marks
+ * the MR_ACKs echoed).  Lines that do not fit in the message are left out
  * rather than the QP.
  */
 static int mroce_res_paths_put(struct sk_buff *msg,
@@ -238,7 +242,7 @@ static int mroce_res_qp_put(struct sk_buff *msg, const struct mroce_res_qp *r,
 	     rdma_nl_put_driver_u64(msg, "cc-base-rtt-us", r->wcc_base_us) ||
 	     rdma_nl_put_driver_u64(msg, "cc-window-cuts", r->wcc_cuts)))
 		return -EMSGSIZE;
-	return mroce_res_paths_put(msg, r);
+	return 0;
 }
 
 /**
@@ -267,8 +271,10 @@ int mroce_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	nest = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!nest)
 		return -EMSGSIZE;
+	/* the path lines last: those that do not fit are left out */
 	if (mroce_res_qp_put(msg, &r, mroce_qp_is_rc(qp)) ||
-	    (mroce_qp_connected(qp) && mroce_nego_res_put(msg, &r.nego))) {
+	    (mroce_qp_connected(qp) && mroce_nego_res_put(msg, &r.nego)) ||
+	    mroce_res_paths_put(msg, &r)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
