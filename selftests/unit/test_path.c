@@ -176,6 +176,19 @@ TEST(path_flow_and_flowlet)
 	EXPECT_EQ(ps.n, MROCE_PATHS_MAX);
 }
 
+/* A fresh set from @cfg; 8 RTT samples of @rtt0 on path 0, @rtt1 on 1. */
+static void two_paths_rtts(struct mroce_pathset *ps,
+			   const struct mroce_path_cfg *cfg, u32 rtt0, u32 rtt1)
+{
+	unsigned int i;
+
+	mroce_pathset_init(ps, p, map, cfg);
+	for (i = 0; i < 8; i++) {
+		mroce_path_on_rtt(ps, 0, rtt0, 0);
+		mroce_path_on_rtt(ps, 1, rtt1, 0);
+	}
+}
+
 TEST(path_slow_path_retired)
 {
 	struct mroce_pathset ps;
@@ -208,19 +221,11 @@ TEST(path_slow_path_retired)
 	EXPECT_EQ(p[2].avoid_until, 1007);
 	/* with slow_ns 0 no path is judged on delay */
 	cfg.slow_ns = 0;
-	mroce_pathset_init(&ps, p, map, &cfg);
-	for (i = 0; i < 8; i++) {
-		mroce_path_on_rtt(&ps, 0, 100, 0);
-		mroce_path_on_rtt(&ps, 1, 90000, 0);
-	}
+	two_paths_rtts(&ps, &cfg, 100, 90000);
 	EXPECT_EQ(ps.retired, 0);
 	/* within 3x of the fastest: kept, however many ns over */
 	cfg.slow_ns = 10;
-	mroce_pathset_init(&ps, p, map, &cfg);
-	for (i = 0; i < 8; i++) {
-		mroce_path_on_rtt(&ps, 0, 1000, 0);
-		mroce_path_on_rtt(&ps, 1, 2900, 0);
-	}
+	two_paths_rtts(&ps, &cfg, 1000, 2900);
 	EXPECT_EQ(ps.retired, 0);
 	/* past it: retired */
 	mroce_path_on_rtt(&ps, 1, 9000, 0);
