@@ -614,7 +614,7 @@ void mroce_spray_fini(struct mroce_dpqp *dp);
 void mroce_spray_reset(struct mroce_dpqp *dp);
 void mroce_spray_start(struct mroce_dpqp *dp);
 void mroce_spray_reroute(struct mroce_dpqp *dp);
-int mroce_spray_pick(struct mroce_dpqp *dp, u32 psn, bool resend,
+int mroce_spray_pick(struct mroce_dpqp *dp, u32 psn, u32 bytes, bool resend,
 		     bool probe);
 void mroce_spray_route(struct mroce_dpqp *dp, int path,
 		       struct dst_cache **dst, u16 *sport);

@@ -492,7 +492,7 @@ static void mroce_req_xmit_rc(struct mroce_dpqp *dp, struct mroce_swqe *s,
 	kind = mroce_xdata_kind(dp, h, &pos);
 	if (kind)
 		mroce_xdata_xmit(dp, s, h, kind, pos, off, skb,
-				 mroce_spray_pick(dp, psn,
+				 mroce_spray_pick(dp, psn, plen,
 						  tx != MROCE_REQ_TX_NEW,
 						  tx != MROCE_REQ_TX_LOST));
 	else

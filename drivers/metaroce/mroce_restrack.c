@@ -39,7 +39,7 @@
 struct mroce_res_path {
 	u16 sport;
 	bool retired;
-	u64 sent;
+	u64 sent, bytes;
 	u32 lost, ecn, srtt_us;
 };
 
@@ -135,6 +135,7 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
 			.sport = p->entropy,
 			.retired = p->retired,
 			.sent = p->sent,
+			.bytes = p->bytes,
 			.lost = p->lost,
 			.ecn = p->ecn,
 			.srtt_us = p->srtt_ns / NSEC_PER_USEC,
@@ -150,8 +151,8 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
 /*
  * The paths of a spraying requester: "path-mode", "paths",
  * "paths-retired", "paths-probed", and for the first MROCE_RES_PATHS
- * paths "path<i>" = "sport <port> pkts <sent> lost <n> ecn <n> srtt-us
- * <us> <ok|retired>" (ecn / pkts: the path's ECN fraction, of the marks
+ * paths "path<i>" = "sport <port> pkts <sent> bytes <payload> lost <n>
+ * ecn <n> srtt-us <us> <ok|retired>" (ecn / pkts: the path's ECN fraction, of the marks
  * the MR_ACKs echoed).  Lines that do not fit in the message are left out
  * rather than the QP.
  */
@@ -176,8 +177,8 @@ static int mroce_res_paths_put(struct sk_buff *msg,
 		p = &r->path[i];
 		snprintf(name, sizeof(name), "path%u", i);
 		snprintf(val, sizeof(val),
-			 "sport %u pkts %llu lost %u ecn %u srtt-us %u %s",
-			 p->sport, p->sent, p->lost, p->ecn, p->srtt_us,
+			 "sport %u pkts %llu bytes %llu lost %u ecn %u srtt-us %u %s",
+			 p->sport, p->sent, p->bytes, p->lost, p->ecn, p->srtt_us,
 			 p->retired ? "retired" : "ok");
 		if (rdma_nl_put_driver_string(msg, name, val)) {
 			nlmsg_trim(msg, mark);

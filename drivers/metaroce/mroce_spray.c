@@ -134,13 +134,15 @@ static void mroce_spray_event(struct mroce_dpqp *dp, int idx, bool retire)
  * mroce_spray_pick() - the path of a request packet
  * @dp: the QP's data path
  * @psn: the packet's PSN
+ * @bytes: its payload bytes, counted on the path
  * @resend: the packet repeats one sent before
  * @probe: ... as a tail-loss probe (its path is not charged)
  *
  * Return: the path index, or -ENOENT when the QP does not spray (the
  * connection's port then).
  */
-int mroce_spray_pick(struct mroce_dpqp *dp, u32 psn, bool resend, bool probe)
+int mroce_spray_pick(struct mroce_dpqp *dp, u32 psn, u32 bytes, bool resend,
+		     bool probe)
 {
 	struct mroce_pathset *ps = &dp->ps;
 	u64 now, retired = ps->retired, probed = ps->probed;
@@ -160,6 +162,7 @@ int mroce_spray_pick(struct mroce_dpqp *dp, u32 psn, bool resend, bool probe)
 	}
 	if (ps->probed != probed)
 		mroce_spray_event(dp, idx, false);
+	dp->paths[idx].bytes += bytes;
 	mroce_count(dp->mdev, MROCE_CNT_SPRAY_PACKETS);
 	return idx;
 }

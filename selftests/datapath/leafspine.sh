@@ -171,7 +171,7 @@ t_check "spray: the data packets counted as sprayed ($DELTA_spray_packets of $PK
 	[ "$DELTA_spray_packets" -ge $((PKTS * 9 / 10)) ]
 t_check "spray: rdma res shows the path set ($(echo "$RES" | head -c 160))" \
 	sh -c "echo '$RES' | grep -q 'drv_path-mode spray drv_paths 64' &&
-	       echo '$RES' | grep -q 'drv_path0 sport [0-9]* pkts [1-9]'"
+	       echo '$RES' | grep -q 'drv_path0 sport [0-9]* pkts [1-9][0-9]* bytes [1-9]'"
 # (0.4% and 3.1% of the packets in two runs under TCG; make bench has the
 # figure of record)
 t_check "spray: spurious resends under 5% ($DELTA_spurious_retransmits of $PKTS)" \

@@ -45,6 +45,7 @@ struct mroce_path {
 	u32 rttvar_ns;
 	u8 samples;	/* RTT samples since its entropy was new, up to 255 */
 	u64 sent;	/* packets sent on it */
+	u64 bytes;	/* ... and their payload bytes (the caller counts) */
 	u32 ecn;	/* marks charged to it */
 	u32 lost;	/* losses charged to it */
 	u64 avoid_until;
