@@ -632,7 +632,7 @@ static int mroce_comp_aeth(struct mroce_dpqp *dp, struct mroce_rxpkt *pkt,
 	if (!err) {
 		mroce_wcc_ack(dp, unreported, a.rtt,
 			      dp->win.st.rack_losses != was.rack_losses, now);
-		mroce_spray_ack(dp, pkt, a.rtt);
+		mroce_spray_ack(dp, pkt, a.rtt, res);
 	}
 	return err;
 }

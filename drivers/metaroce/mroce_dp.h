@@ -619,7 +619,7 @@ int mroce_spray_pick(struct mroce_dpqp *dp, u32 psn, u32 bytes, bool resend,
 void mroce_spray_route(struct mroce_dpqp *dp, int path,
 		       struct dst_cache **dst, u16 *sport);
 void mroce_spray_ack(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt,
-		     u64 rtt);
+		     u64 rtt, const struct mroce_reqwin_res *res);
 
 /* mroce_nego.c */
 void mroce_nego_start(struct mroce_dpqp *dp);

@@ -130,6 +130,37 @@ static void mroce_spray_event(struct mroce_dpqp *dp, int idx, bool retire)
 			 p->lost, p->ecn);
 }
 
+/* Charge the losses held that are due (mroce_path_confirm()). */
+static void mroce_spray_confirm(struct mroce_dpqp *dp, u64 now)
+{
+	struct mroce_pathset *ps = &dp->ps;
+	u64 retired;
+	int idx;
+
+	do {
+		retired = ps->retired;
+		idx = mroce_path_confirm(ps, now);
+		if (ps->retired != retired)
+			mroce_spray_event(dp, idx, true);
+	} while (idx != -ENOENT);
+}
+
+/*
+ * How long a loss is held before its path is charged: the receiver
+ * reports a spurious resend in the ACK of the resend, about a round trip
+ * after it left; twice the smoothed RTT and four variations leave room
+ * for ACK delay and a resend that is late itself.
+ */
+static u64 mroce_spray_wait(const struct mroce_dpqp *dp)
+{
+	const struct mroce_rtt *r = &dp->win.rtt;
+
+	if (!r->srtt)
+		return r->init_rto;
+	return max_t(u64, 2 * r->srtt + 4 * r->rttvar,
+		     MROCE_RTT_GRANULARITY_NS);
+}
+
 /**
  * mroce_spray_pick() - the path of a request packet
  * @dp: the QP's data path
@@ -138,6 +169,9 @@ static void mroce_spray_event(struct mroce_dpqp *dp, int idx, bool retire)
  * @resend: the packet repeats one sent before
  * @probe: ... as a tail-loss probe (its path is not charged)
  *
+ * A loss is charged to the path the packet took before only if the
+ * receiver does not report the resend spurious within mroce_spray_wait().
+ *
  * Return: the path index, or -ENOENT when the QP does not spray (the
  * connection's port then).
  */
@@ -145,18 +179,21 @@ int mroce_spray_pick(struct mroce_dpqp *dp, u32 psn, u32 bytes, bool resend,
 		     bool probe)
 {
 	struct mroce_pathset *ps = &dp->ps;
-	u64 now, retired = ps->retired, probed = ps->probed;
+	u64 now, retired, probed = ps->probed;
 	int idx, prev;
 
 	lockdep_assert_held(&dp->run_lock);
 	if (!ps->n)
 		return -ENOENT;
 	now = mroce_dp_now(dp);
+	mroce_spray_confirm(dp, now);
+	retired = ps->retired;
 	if (!resend) {
 		idx = mroce_path_tx(ps, psn, now);
 	} else {
 		prev = mroce_path_of(ps, psn);
-		idx = mroce_path_retx(ps, psn, now, !probe);
+		idx = mroce_path_retx(ps, psn, now,
+				      probe ? 0 : mroce_spray_wait(dp));
 		if (ps->retired != retired)
 			mroce_spray_event(dp, prev, true);
 	}
@@ -198,16 +235,24 @@ void mroce_spray_route(struct mroce_dpqp *dp, int path,
  * @dp: the QP's data path (the requester)
  * @pkt: the MR_ACK
  * @rtt: its RTT sample (mroce_xdata_rtt()), 0 if none
+ * @res: what the requester window made of it (a spurious resend clears
+ *	the loss held for its PSN)
  */
 void mroce_spray_ack(struct mroce_dpqp *dp, const struct mroce_rxpkt *pkt,
-		     u64 rtt)
+		     u64 rtt, const struct mroce_reqwin_res *res)
 {
 	struct mroce_pathset *ps = &dp->ps;
-	u64 retired = ps->retired, now;
+	u64 retired, now;
 
-	if (!ps->n || !pkt->x || pkt->path >= ps->n)
+	if (!ps->n)
 		return;
 	now = mroce_dp_now(dp);
+	if (res->spurious)
+		mroce_path_spurious(ps, res->spurious_psn);
+	mroce_spray_confirm(dp, now);
+	if (!pkt->x || pkt->path >= ps->n)
+		return;
+	retired = ps->retired;
 	if (rtt)
 		mroce_path_on_rtt(ps, pkt->path, min_t(u64, rtt, U32_MAX), now);
 	if (pkt->xflags & MROCE_MXH_F_ECE)

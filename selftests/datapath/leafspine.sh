@@ -13,8 +13,8 @@
 # - spray (the default): every spine carries a share of the data packets
 #   (random hashing of 64 entropies: not an equal one),
 #   the device counts them as sprayed, rdma res shows the path set (mode,
-#   a line per path) while it runs, and the reordering spraying causes
-#   costs few spurious resends;
+#   a line per path) while it runs, the reordering spraying causes costs
+#   few spurious resends, and those do not retire paths;
 # - one spine degraded (netem loss on its link towards h2's leaf): its
 #   paths lose packets, are retired (counter paths_retired, tracepoint
 #   mroce_path) and take fresh entropies, so that spine's share falls
@@ -117,6 +117,14 @@ res_paths() {
 		grep ' type RC state RTS ' | grep -o 'drv_path-mode.*' | head -c 600
 }
 
+# spine_of PORT: the spine (1-4) l1 routes h1's packets from PORT over.
+spine_of() {
+	local via
+	via=$(ip -n "$L1" route get 10.2.0.2 from 10.1.0.2 iif "${H1}l" \
+		ipproto udp sport "$1" dport 4791 | grep -o 'via 10\.3\.[0-9]*' )
+	echo "${via##*.}"
+}
+
 # run NAME: 2N 64 KiB WRITEs h1 -> h2 (data checked); sets SHARE (percent
 # of the data packets per spine), PKTS (their sum), RES (rdma res while it
 # ran) and DELTA_<counter> for the counters below.
@@ -163,18 +171,46 @@ t_check "flow: rdma res shows no path set" [ -z "$RES" ]
 
 # ---- spray: every spine
 echo spray >"$A/metaroce_path_mode"
+[ -n "$TR" ] && echo >"$TR/trace"
 run spray
-# Every spine should: 64 random entropies leave one without any once in
-# 10^8.  But one run of about ten gave 37 32 0 29 %: the spread is not as
-# random as assumed (open, see the stop-24 note), so three spines are
-# required until that is understood.
-spines_used() {
-	local n=0 s
-	for s in "${SHARE[@]}"; do [ "$s" -ge 5 ] && n=$((n + 1)); done
-	echo "$n"
-}
-t_check "spray: at least three spines carry 5% or more (${SHARE[*]} %)" \
-	[ "$(spines_used)" -ge 3 ]
+# Where the 64 entropies the set started with land (path k's port is
+# 0xc000 | (path 0's + k * 0x9e5) & 0x3fff), and why paths were retired,
+# by the spine they left: shown, not checked, to tell an unlucky hash
+# from steering that drains a spine.
+P0=$(echo "$RES" | grep -o 'drv_path0 sport [0-9]*' | grep -o '[0-9]*$')
+if [ -n "$P0" ]; then
+	declare -A ENT=() LOST=() ECN=() WHY=()
+	for k in $(seq 0 63); do
+		ENT[$k]=$((0xc000 | ((P0 + k * 0x9e5) & 0x3fff)))
+		WHY[s$(spine_of "${ENT[$k]}")]+=x
+	done
+	echo "# spray: entropies per spine at the start:" \
+		"${#WHY[s1]} ${#WHY[s2]} ${#WHY[s3]} ${#WHY[s4]}"
+	WHY=()
+	[ -n "$TR" ] && while read -r idx sport retire lost ecn; do
+		[ "$retire" = 1 ] || continue
+		why=delay
+		[ "$lost" -gt "${LOST[$idx]:-0}" ] && why=loss
+		[ "$ecn" -gt "${ECN[$idx]:-0}" ] && why=ecn
+		LOST[$idx]=$lost ECN[$idx]=$ecn
+		WHY[s$(spine_of "${ENT[$idx]}")-$why]+=x
+		ENT[$idx]=$sport
+	done < <(grep -o 'path=[0-9]* sport=[0-9]* retire=1 lost=[0-9]* ecn=[0-9]*' \
+		 "$TR/trace" | sed 's/[a-z]*=//g')
+	echo "# spray: retired (spine-cause=n): $(for k in "${!WHY[@]}"; do
+		echo "$k=${#WHY[$k]}"; done | sort | tr '\n' ' ')"
+fi
+# 64 random entropies leave a spine fewer than 4 (5%) about once in 10^4.
+# Before a loss waited for the receiver's word (wire.rst, "Paths"), one
+# run in three or so drained a spine below that: the veths deliver half of
+# the hash space a little late, RACK took its packets for lost, and every
+# such path was retired (25 of 25 retirements, all from spines 3 and 4,
+# in the run that showed it).
+t_check "spray: every spine carries 5% or more (${SHARE[*]} %)" \
+	sh -c "! printf '%s\n' ${SHARE[*]} | grep -qx '[0-4]'"
+real=$((DELTA_sack_retransmits - DELTA_spurious_retransmits))
+t_check "spray: paths retired on a healthy fabric: $DELTA_paths_retired, for $real real losses" \
+	[ "$DELTA_paths_retired" -le $((real + 6)) ]
 t_check "spray: the data packets counted as sprayed ($DELTA_spray_packets of $PKTS)" \
 	[ "$DELTA_spray_packets" -ge $((PKTS * 9 / 10)) ]
 t_check "spray: rdma res shows the path set ($(echo "$RES" | head -c 160))" \
@@ -215,13 +251,6 @@ t_check "slow: spine 3 carries under 12% (${SHARE[*]} %)" [ "${SHARE[2]}" -lt 12
 ip netns exec "$S3" tc qdisc del dev "${S3}b" root
 
 # ---- a path plan: four ports over spine 1 and four over spine 4
-# spine_of PORT: the spine (1-4) l1 routes h1's packets from PORT over.
-spine_of() {
-	local via
-	via=$(ip -n "$L1" route get 10.2.0.2 from 10.1.0.2 iif "${H1}l" \
-		ipproto udp sport "$1" dport 4791 | grep -o 'via 10\.3\.[0-9]*' )
-	echo "${via##*.}"
-}
 P1=() P4=()
 for port in $(seq 49152 49400); do
 	case $(spine_of "$port") in

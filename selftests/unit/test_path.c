@@ -119,21 +119,65 @@ TEST(path_retx_avoids_the_lost_path)
 	EXPECT_EQ(mroce_path_of(&ps, 0xffffff), 0);
 	EXPECT_EQ(mroce_path_of(&ps, 1), 2);
 	EXPECT_EQ(mroce_path_of(&ps, 2), -ENOENT);
-	/* PSN 0 lost on path 1: charged, resent on another path */
-	EXPECT_EQ(mroce_path_retx(&ps, 0, 10, true), 0);
-	EXPECT_EQ(p[1].lost, 1);
+	/* PSN 0 lost on path 1: resent on another path, charged when due */
+	EXPECT_EQ(mroce_path_retx(&ps, 0, 10, 5), 0);
 	EXPECT_EQ(mroce_path_of(&ps, 0), 0);
+	EXPECT_EQ(p[1].lost, 0);
+	EXPECT_EQ(mroce_path_confirm(&ps, 14), -ENOENT);
+	EXPECT_EQ(mroce_path_confirm(&ps, 15), 1);
+	EXPECT_EQ(p[1].lost, 1);
+	EXPECT_TRUE(p[1].retired);
+	EXPECT_EQ(mroce_path_confirm(&ps, 15), -ENOENT);
 	/* a probe charges nothing, still moves */
-	EXPECT_EQ(mroce_path_retx(&ps, 1, 10, false), 0);
+	EXPECT_EQ(mroce_path_retx(&ps, 1, 20, 0), 0);
+	EXPECT_EQ(mroce_path_confirm(&ps, 100), -ENOENT);
 	EXPECT_EQ(p[2].lost, 0);
 	/* the map is by PSN modulo its size */
 	EXPECT_EQ(mroce_path_of(&ps, 1 + MROCE_PATH_PSNS), 0);
 	/* one path: the resend takes it again, never retired */
 	setup(&ps, 1, MROCE_PATH_SPRAY);
 	EXPECT_EQ(mroce_path_tx(&ps, 5, 0), 0);
-	EXPECT_EQ(mroce_path_retx(&ps, 5, 1, true), 0);
+	EXPECT_EQ(mroce_path_retx(&ps, 5, 1, 1), 0);
+	EXPECT_EQ(mroce_path_confirm(&ps, 2), 0);
+	EXPECT_EQ(p[0].lost, 1);
 	EXPECT_EQ(ps.retired, 0);
 	EXPECT_EQ(p[0].avoid_until, 0);
+}
+
+TEST(path_spurious_loss_not_charged)
+{
+	struct mroce_pathset ps;
+	unsigned int i;
+
+	setup(&ps, 4, MROCE_PATH_SPRAY);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(mroce_path_tx(&ps, 10 + i, 0), i);
+	/* PSN 12 (path 2) looked lost, but the receiver had it */
+	EXPECT_EQ(mroce_path_retx(&ps, 12, 100, 50), 0);
+	mroce_path_spurious(&ps, 12);
+	mroce_path_spurious(&ps, 99);
+	EXPECT_EQ(ps.cleared, 1);
+	EXPECT_EQ(mroce_path_confirm(&ps, 200), -ENOENT);
+	EXPECT_EQ(p[2].lost, 0);
+	EXPECT_EQ(ps.retired, 0);
+	/* the path took a fresh entropy meanwhile: the loss is dropped */
+	EXPECT_EQ(mroce_path_tx(&ps, 20, 300), 1);
+	EXPECT_EQ(mroce_path_retx(&ps, 20, 300, 50), 2);
+	mroce_path_on_ecn(&ps, 1, 310);
+	EXPECT_EQ(mroce_path_confirm(&ps, 400), -ESRCH);
+	EXPECT_EQ(mroce_path_confirm(&ps, 400), -ENOENT);
+	EXPECT_EQ(p[1].lost, 0);
+	/* more losses held than slots: the oldest is charged at once */
+	setup(&ps, 4, MROCE_PATH_SPRAY);
+	for (i = 0; i < MROCE_PATH_SUSPECTS; i++) {
+		mroce_path_tx(&ps, 100 + i, 0);
+		mroce_path_retx(&ps, 100 + i, 500 + i, 1000);
+	}
+	EXPECT_EQ(ps.retired, 0);
+	mroce_path_tx(&ps, 200, 0);
+	mroce_path_retx(&ps, 200, 600, 1000);
+	EXPECT_EQ(ps.retired, 1);
+	EXPECT_EQ(p[0].lost, 1);
 }
 
 TEST(path_flow_and_flowlet)
@@ -147,7 +191,8 @@ TEST(path_flow_and_flowlet)
 	mroce_path_on_loss(&ps, 0, 0);
 	EXPECT_EQ(ps.retired, 0);
 	EXPECT_EQ(mroce_path_tx(&ps, 3, 5), 0);
-	EXPECT_EQ(mroce_path_retx(&ps, 3, 10, true), 0);
+	EXPECT_EQ(mroce_path_retx(&ps, 3, 10, 1), 0);
+	EXPECT_EQ(mroce_path_confirm(&ps, 11), 0);
 	EXPECT_EQ(p[0].lost, 2);
 	EXPECT_TRUE(!strcmp(mroce_path_mode_name(MROCE_PATH_FLOW), "flow"));
 	EXPECT_TRUE(!strcmp(mroce_path_mode_name(MROCE_NUM_PATH_MODES), "?"));
@@ -164,7 +209,7 @@ TEST(path_flow_and_flowlet)
 	EXPECT_EQ(mroce_path_select(&ps, 220), 3);
 	/* a resend leaves the lost packet's path even inside a flowlet */
 	EXPECT_EQ(mroce_path_tx(&ps, 9, 225), 3);
-	EXPECT_EQ(mroce_path_retx(&ps, 9, 230, false), 0);
+	EXPECT_EQ(mroce_path_retx(&ps, 9, 230, 0), 0);
 	EXPECT_EQ(mroce_path_select(&ps, 240), 0);
 	/* an unknown mode is spray */
 	mroce_pathset_init(&ps, p, NULL,

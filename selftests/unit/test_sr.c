@@ -295,6 +295,8 @@ TEST(sr_reordering_tolerated)
 			  0);
 	}
 	EXPECT_EQ(w.st.spurious, 1);
+	EXPECT_TRUE(res.spurious);
+	EXPECT_EQ(res.spurious_psn, 2);
 	EXPECT_EQ(w.rack.mult, 2);
 	EXPECT_EQ(w.una, 4);
 	/* the same resend reported again counts once */
@@ -306,6 +308,7 @@ TEST(sr_reordering_tolerated)
 		mroce_reqwin_on_sack(&w, &a, t + 240 * US, &res);
 	}
 	EXPECT_EQ(w.st.spurious, 1);
+	EXPECT_FALSE(res.spurious);
 	/* a copy the network made (echo: a first transmission) is none */
 	{
 		struct mroce_sr_ack a = {
@@ -382,6 +385,8 @@ TEST(sr_late_first_copy)
 			  0);
 	}
 	EXPECT_EQ(w.st.spurious, 1);
+	EXPECT_TRUE(res.spurious);
+	EXPECT_EQ(res.spurious_psn, 0);
 	EXPECT_TRUE(w.rack.reordered);
 	/* 1 ms against a minimum RTT of 100 us: 900 us of reordering */
 	EXPECT_EQ(w.rack.extent, 900 * US);

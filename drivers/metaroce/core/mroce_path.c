@@ -147,12 +147,28 @@ int mroce_path_select(struct mroce_pathset *ps, u64 now)
 	return mroce_path_choose(ps, now, -1);
 }
 
+/* The psn_path record of path @idx as it is now. */
+static u16 mroce_path_rec(const struct mroce_pathset *ps, int idx)
+{
+	return (idx + 1) | ps->paths[idx].gen << MROCE_PATH_IDX_BITS;
+}
+
+/* The path a record names, or -ENOENT if it has taken a fresh entropy. */
+static int mroce_path_rec_idx(const struct mroce_pathset *ps, u16 rec)
+{
+	int idx = (int)(rec & MROCE_PATH_IDX_MASK) - 1;
+
+	if (idx < 0 || idx >= ps->n || mroce_path_rec(ps, idx) != rec)
+		return -ENOENT;
+	return idx;
+}
+
 static void mroce_path_note(struct mroce_pathset *ps, u32 psn, int idx)
 {
 	BUILD_BUG_ON(MROCE_PATHS_MAX >= MROCE_PATH_IDX_MASK);
 	if (ps->psn_path && idx >= 0)
 		ps->psn_path[psn & (MROCE_PATH_PSNS - 1)] =
-			(idx + 1) | ps->paths[idx].gen << MROCE_PATH_IDX_BITS;
+			mroce_path_rec(ps, idx);
 }
 
 /**
@@ -171,27 +187,117 @@ int mroce_path_tx(struct mroce_pathset *ps, u32 psn, u64 now)
 	return idx;
 }
 
+/* Charge the suspected loss in slot @i to its path, if it still has it. */
+static int mroce_path_charge(struct mroce_pathset *ps, unsigned int i,
+			     u64 now)
+{
+	int idx = mroce_path_rec_idx(ps, ps->suspects[i].rec);
+
+	ps->suspects[i].rec = 0;
+	ps->nsuspects--;
+	if (idx >= 0)
+		mroce_path_on_loss(ps, idx, now);
+	return idx;
+}
+
+/*
+ * Hold the loss of @psn, last sent on the path of record @rec, until
+ * @due; with every slot taken, the oldest is charged now.
+ */
+static void mroce_path_suspect(struct mroce_pathset *ps, u32 psn, u16 rec,
+			       u64 due, u64 now)
+{
+	unsigned int i, slot = 0;
+
+	for (i = 0; i < MROCE_PATH_SUSPECTS; i++) {
+		if (!ps->suspects[i].rec) {
+			slot = i;
+			break;
+		}
+		if (ps->suspects[i].due < ps->suspects[slot].due)
+			slot = i;
+	}
+	if (ps->suspects[slot].rec)
+		mroce_path_charge(ps, slot, now);
+	ps->suspects[slot].psn = psn;
+	ps->suspects[slot].rec = rec;
+	ps->suspects[slot].due = due;
+	ps->nsuspects++;
+}
+
 /**
  * mroce_path_retx() - choose the path of a resent packet
  * @ps: the path set
  * @psn: the packet's PSN
  * @now: current time
- * @blame: the packet was lost (not a probe): its last path is charged
+ * @wait: the packet was lost (not a probe): its last path is charged
+ *	with the loss @wait ns from now (mroce_path_confirm()) unless the
+ *	receiver reports the resend spurious first (mroce_path_spurious());
+ *	0: nothing is charged
  *
  * A resend avoids the path the packet last took, so one bad path does not
- * lose it twice.
+ * lose it twice.  The charge waits because a path that is merely later
+ * than the others (reordering, not loss) makes its packets look lost to
+ * RACK until they arrive: charging at once drove entropies off the later
+ * half of a healthy fabric.
  *
  * Return: as mroce_path_select().
  */
-int mroce_path_retx(struct mroce_pathset *ps, u32 psn, u64 now, bool blame)
+int mroce_path_retx(struct mroce_pathset *ps, u32 psn, u64 now, u64 wait)
 {
 	int prev = mroce_path_of(ps, psn), idx;
 
-	if (blame && prev >= 0)
-		mroce_path_on_loss(ps, prev, now);
+	if (wait && prev >= 0)
+		mroce_path_suspect(ps, psn, mroce_path_rec(ps, prev),
+				   now + wait, now);
 	idx = mroce_path_choose(ps, now, prev);
 	mroce_path_note(ps, psn, idx);
 	return idx;
+}
+
+/**
+ * mroce_path_spurious() - the receiver had the packet a resend repeated
+ * @ps: the path set
+ * @psn: its PSN
+ *
+ * The loss held for @psn was not one: its path is not charged.
+ */
+void mroce_path_spurious(struct mroce_pathset *ps, u32 psn)
+{
+	unsigned int i;
+
+	for (i = 0; ps->nsuspects && i < MROCE_PATH_SUSPECTS; i++) {
+		if (ps->suspects[i].rec && ps->suspects[i].psn == psn) {
+			ps->suspects[i].rec = 0;
+			ps->nsuspects--;
+			ps->cleared++;
+		}
+	}
+}
+
+/**
+ * mroce_path_confirm() - charge one held loss that is due
+ * @ps: the path set
+ * @now: current time
+ *
+ * Call until it returns -ENOENT.  A loss whose path has taken a fresh
+ * entropy since is dropped.
+ *
+ * Return: the path charged, -ESRCH for a dropped loss, -ENOENT when no
+ * loss is due.
+ */
+int mroce_path_confirm(struct mroce_pathset *ps, u64 now)
+{
+	unsigned int i;
+	int idx;
+
+	for (i = 0; ps->nsuspects && i < MROCE_PATH_SUSPECTS; i++) {
+		if (!ps->suspects[i].rec || ps->suspects[i].due > now)
+			continue;
+		idx = mroce_path_charge(ps, i, now);
+		return idx >= 0 ? idx : -ESRCH;
+	}
+	return -ENOENT;
 }
 
 /**
@@ -205,18 +311,9 @@ int mroce_path_retx(struct mroce_pathset *ps, u32 psn, u64 now, bool blame)
  */
 int mroce_path_of(const struct mroce_pathset *ps, u32 psn)
 {
-	u16 v;
-	int idx;
-
 	if (!ps->psn_path)
 		return -ENOENT;
-	v = ps->psn_path[psn & (MROCE_PATH_PSNS - 1)];
-	idx = (int)(v & MROCE_PATH_IDX_MASK) - 1;
-	if (idx < 0 || idx >= ps->n ||
-	    (u16)(ps->paths[idx].gen << MROCE_PATH_IDX_BITS) !=
-	    (v & ~MROCE_PATH_IDX_MASK))
-		return -ENOENT;
-	return idx;
+	return mroce_path_rec_idx(ps, ps->psn_path[psn & (MROCE_PATH_PSNS - 1)]);
 }
 
 /*

@@ -51,6 +51,19 @@ struct mroce_path {
 	u64 avoid_until;
 };
 
+/*
+ * Losses a set holds before charging them to their paths: a loss that
+ * reordering faked is reported within about a round trip (the receiver
+ * gets the unit twice) and then charges nothing.
+ */
+#define MROCE_PATH_SUSPECTS	64
+
+struct mroce_path_suspect {
+	u64 due;	/* charged at this time unless cleared first */
+	u32 psn;
+	u16 rec;	/* path index + 1 and generation; 0: free */
+};
+
 struct mroce_path_cfg {
 	u8 n;			/* paths, 1..MROCE_PATHS_MAX */
 	u8 mode;		/* enum mroce_path_mode */
@@ -78,6 +91,9 @@ struct mroce_path_cfg {
  * @last_tx: when the last packet left (FLOWLET)
  * @retired: paths retired so far
  * @probed: retired paths used again after their hold so far
+ * @cleared: suspected losses that proved spurious so far
+ * @suspects: losses not yet charged (mroce_path_retx())
+ * @nsuspects: how many of them are taken
  */
 struct mroce_pathset {
 	struct mroce_path *paths;
@@ -94,13 +110,18 @@ struct mroce_pathset {
 	u64 last_tx;
 	u64 retired;
 	u64 probed;
+	u64 cleared;
+	u8 nsuspects;
+	struct mroce_path_suspect suspects[MROCE_PATH_SUSPECTS];
 };
 
 void mroce_pathset_init(struct mroce_pathset *ps, struct mroce_path *paths,
 			u16 *psn_path, const struct mroce_path_cfg *cfg);
 int mroce_path_select(struct mroce_pathset *ps, u64 now);
 int mroce_path_tx(struct mroce_pathset *ps, u32 psn, u64 now);
-int mroce_path_retx(struct mroce_pathset *ps, u32 psn, u64 now, bool blame);
+int mroce_path_retx(struct mroce_pathset *ps, u32 psn, u64 now, u64 wait);
+void mroce_path_spurious(struct mroce_pathset *ps, u32 psn);
+int mroce_path_confirm(struct mroce_pathset *ps, u64 now);
 int mroce_path_of(const struct mroce_pathset *ps, u32 psn);
 void mroce_path_on_rtt(struct mroce_pathset *ps, unsigned int idx,
 		       u32 rtt_ns, u64 now);

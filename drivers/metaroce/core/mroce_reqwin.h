@@ -100,6 +100,7 @@ struct mroce_reqwin {
 	u64 rtx_hist[MROCE_SR_HIST];	/* when the last resends went out */
 	u64 rtx_prev[MROCE_SR_HIST];	/* and when their units went before */
 	bool rtx_probe[MROCE_SR_HIST];	/* and whether each was a probe */
+	u32 rtx_psn[MROCE_SR_HIST];	/* and the PSN of each */
 	bool probe_due;			/* the next resend of probe_psn is */
 	u32 probe_psn;			/* the tail-loss probe */
 };
@@ -140,6 +141,9 @@ struct mroce_reqwin_res {
 	u32 acked;	/* PSNs newly acknowledged, also for NAKs */
 	u8 nak;		/* enum mroce_nak_code for MROCE_REQWIN_NAK_FATAL */
 	u64 at;		/* deadline for NOT_DUE and RNR_WAIT */
+	/* a resend the receiver reports it had already, at spurious_psn */
+	bool spurious;
+	u32 spurious_psn;
 };
 
 void mroce_reqwin_init(struct mroce_reqwin *w,

@@ -134,6 +134,7 @@ void mroce_sr_resent(struct mroce_reqwin *w, u32 psn, u64 now, u64 prev)
 	w->st.sack_retransmits++;
 	w->rtx_hist[i] = now;
 	w->rtx_prev[i] = prev;
+	w->rtx_psn[i] = psn;
 	w->rtx_probe[i] = w->probe_due && psn == w->probe_psn;
 	if (w->rtx_probe[i])
 		w->probe_due = false;
@@ -156,7 +157,7 @@ enum mroce_sr_dup {
  * slot used again.  Each resend is counted once.
  */
 static enum mroce_sr_dup mroce_sr_resent_at(struct mroce_reqwin *w,
-					    u64 sent)
+					    u64 sent, u32 *psn)
 {
 	u32 i;
 
@@ -164,6 +165,7 @@ static enum mroce_sr_dup mroce_sr_resent_at(struct mroce_reqwin *w,
 		return MROCE_SR_DUP_NONE;
 	for (i = 0; i < MROCE_SR_HIST; i++) {
 		if (w->rtx_hist[i] == sent) {
+			*psn = w->rtx_psn[i];
 			w->rtx_hist[i] = 0;
 			w->rtx_prev[i] = 0;
 			return w->rtx_probe[i] ? MROCE_SR_DUP_PROBE :
@@ -172,6 +174,7 @@ static enum mroce_sr_dup mroce_sr_resent_at(struct mroce_reqwin *w,
 	}
 	for (i = 0; i < MROCE_SR_HIST; i++) {
 		if (w->rtx_prev[i] == sent && w->rtx_hist[i]) {
+			*psn = w->rtx_psn[i];
 			w->rtx_hist[i] = 0;
 			w->rtx_prev[i] = 0;
 			return MROCE_SR_DUP_LATE;
@@ -241,7 +244,8 @@ static u32 mroce_sr_map(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
  * @a: the ACK: cumulative point, SACK bitmap, RTT sample, duplicate flag
  * @now: current time
  * @res: MROCE_REQWIN_LOSS (units to resend, the first at .psn), ACKED,
- *	 STALE, or what mroce_reqwin_on_aeth() says of a NAK
+ *	 STALE, or what mroce_reqwin_on_aeth() says of a NAK; .spurious
+ *	 when the ACK reports a resend of the unit at .spurious_psn spurious
  *
  * The RTT sample is the ACK's timestamp echo (@a->rtt); without one, the
  * newest unit it reports delivered that was sent once gives it (Karn).
@@ -262,6 +266,7 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 	enum mroce_sr_dup dup;
 	bool spurious = false, widen = true;
 	u64 karn = 0;
+	u32 dup_psn = 0;
 
 	if (a->words > MROCE_SR_ACK_WORDS || (a->words && !a->map))
 		return -EINVAL;
@@ -284,8 +289,11 @@ int mroce_reqwin_on_sack(struct mroce_reqwin *w, const struct mroce_sr_ack *a,
 	if (a->dup && !a->rtt) {
 		spurious = w->in_rec;
 	} else if (a->dup) {
-		dup = mroce_sr_resent_at(w, now - a->rtt);
+		dup = mroce_sr_resent_at(w, now - a->rtt, &dup_psn);
 		spurious = dup != MROCE_SR_DUP_NONE;
+		/* which unit: its path's loss was not one (mroce_path.c) */
+		res->spurious = spurious;
+		res->spurious_psn = dup_psn;
 		/*
 		 * A probe that was not needed says the ACK was slow, not
 		 * that the path reorders (RFC 8985 section 7.4).
