@@ -275,6 +275,24 @@ TEST(path_slow_path_retired)
 	/* past it: retired */
 	mroce_path_on_rtt(&ps, 1, 9000, 0);
 	EXPECT_EQ(ps.retired, 1);
+	/*
+	 * Judged against most paths, not the fastest: one fast outlier
+	 * (100) does not make the 450 of a path among 400s slow; 5000 is.
+	 */
+	cfg.n = 5;
+	cfg.slow_ns = 200;
+	mroce_pathset_init(&ps, p, map, &cfg);
+	for (i = 0; i < 4; i++) {
+		mroce_path_on_rtt(&ps, 0, 100, 0);
+		mroce_path_on_rtt(&ps, 1, 400, 0);
+		mroce_path_on_rtt(&ps, 2, 400, 0);
+		mroce_path_on_rtt(&ps, 3, 450, 0);
+	}
+	EXPECT_EQ(ps.retired, 0);
+	for (i = 0; i < 4; i++)
+		mroce_path_on_rtt(&ps, 4, 5000, 0);
+	EXPECT_EQ(ps.retired, 1);
+	EXPECT_TRUE(p[4].retired);
 }
 
 TEST(path_plan_keeps_its_entropies)

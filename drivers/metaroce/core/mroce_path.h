@@ -70,7 +70,7 @@ struct mroce_path_cfg {
 	u16 seed;		/* spreads entropies between sets */
 	u32 hold_ns;		/* a retired path is avoided this long */
 	u32 flowlet_gap_ns;	/* FLOWLET: idle time that starts a flowlet */
-	/* a path this much and three times slower than the fastest is
+	/* a path this much and three times slower than most others is
 	 * retired; 0: never
 	 */
 	u32 slow_ns;
