@@ -137,8 +137,8 @@
 #define MROCE_FLOWLET_GAP_US	100
 #define MROCE_FLOWLET_GAP_US_MAX 1000000
 /*
- * A path whose smoothed RTT is three times the fastest path's and 1 ms
- * over it is retired too: it hashes onto a long or queued link.  Both
+ * A path whose smoothed RTT is three times most paths' and 1 ms over
+ * them is retired too: it hashes onto a long or queued link.  Both
  * stay clear of a software path's noise: the test VM's RTTs under load
  * are 5 to 16 ms and differ between paths by up to twice (at twice,
  * leafspine.sh's healthy spray retired 50-200 paths a run).

@@ -9,11 +9,12 @@
  * default.  Each path has its own route cache, so a host's own multipath
  * route spreads them too.  A resend leaves on another path than the
  * packet it repeats, and charges that path with the loss unless it is a
- * probe.  Every MR_ACK echoes the path id of the request that triggered
- * it with its timestamp and whether it arrived CE-marked: the RTT sample
- * goes to that path, and a mark retires it, as does an RTT three times
- * the fastest path's and MROCE_PATH_SLOW_US over it.  ACKs, READ responses and
- * RoCE-mode packets keep the connection's port.
+ * probe or the receiver reports it spurious in time.  Every MR_ACK
+ * echoes the path id of the request that triggered it with its timestamp
+ * and whether it arrived CE-marked: the RTT sample goes to that path, and
+ * a mark retires it, as does an RTT three times most paths' and
+ * MROCE_PATH_SLOW_US over them.  ACKs, READ responses and RoCE-mode
+ * packets keep the connection's port.
  */
 #include "mroce_dp.h"
 #include "mroce_trace.h"

@@ -383,7 +383,7 @@ static bool mroce_path_slow(const struct mroce_pathset *ps, unsigned int idx)
 
 /*
  * RFC 6298 smoothing, gains 1/8 and 1/4, in integer ns.  A path that has
- * become much slower than the fastest one (mroce_path_slow()) is retired:
+ * become much slower than most (mroce_path_slow()) is retired:
  * its entropy queues behind a busy or long link.
  */
 void mroce_path_on_rtt(struct mroce_pathset *ps, unsigned int idx,
