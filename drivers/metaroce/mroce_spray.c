@@ -138,6 +138,8 @@ static void mroce_spray_confirm(struct mroce_dpqp *dp, u64 now)
 	u64 retired;
 	int idx;
 
+	if (!ps->nsuspects)	/* every packet and ACK asks */
+		return;
 	do {
 		retired = ps->retired;
 		idx = mroce_path_confirm(ps, now);
