@@ -21,6 +21,10 @@
 #                  BENCH_INCAST_STACKS="rxe metaroce-lossy" (development),
 #                  BENCH_INCAST_ATTRS="cc_target_delay_us=1000 ..." the
 #                  metaroce-lossy devices' metaroce_* values (development)
+#                  BENCH_INCAST_DCQCN_ATTRS="..." the metaroce_* values of
+#                  the two DCQCN stacks' devices (default: DCQCN's time
+#                  constants for the testbed's millisecond scale, see
+#                  incast_guest.sh; "" runs them with mlx5's defaults)
 #   BENCH_MULTIPATH=0  leaves the multipath section out (BENCH_ONLY=^multipath
 #                  runs it alone); BENCH_MP_RUNS=N rounds (default 3),
 #                  BENCH_MP_STACKS="rxe spray", BENCH_MP_VARIANTS="healthy"
@@ -29,6 +33,7 @@
 #   BENCH_APPEND="ARGS"  more guest kernel command line, e.g. tsc=reliable
 #                  (the guest's clock source: development)
 #   (with BENCH_ONLY, BENCH_ATTRS, BENCH_INCAST_STACKS, BENCH_INCAST_ATTRS,
+#   BENCH_INCAST_DCQCN_ATTRS,
 #   BENCH_MP_STACKS, BENCH_MP_VARIANTS, BENCH_APPEND or
 #   MROCE_T_BENCH_PERF, bench/results.md is kept: the
 #   table stays in build/vm/bench)
@@ -56,6 +61,8 @@ export MROCE_T_BENCH_INCAST_RUNS=${BENCH_INCAST_RUNS:-3}
 export MROCE_T_BENCH_INCAST_N=${BENCH_INCAST_N:-8}
 export MROCE_T_BENCH_INCAST_STACKS=${BENCH_INCAST_STACKS:-rxe metaroce-roce metaroce metaroce-lossy}
 export MROCE_T_BENCH_INCAST_ATTRS=${BENCH_INCAST_ATTRS:-}
+[ -z "${BENCH_INCAST_DCQCN_ATTRS+x}" ] ||
+	export MROCE_T_BENCH_INCAST_DCQCN_ATTRS=$BENCH_INCAST_DCQCN_ATTRS
 export MROCE_T_BENCH_MULTIPATH=${BENCH_MULTIPATH:-1}
 export MROCE_T_BENCH_MP_RUNS=${BENCH_MP_RUNS:-3}
 export MROCE_T_BENCH_MP_STACKS=${BENCH_MP_STACKS:-rxe flow flowlet spray spray64}
@@ -67,7 +74,7 @@ tools/vm/run.sh --name bench --timeout "${BENCH_TIMEOUT:-3600}" \
 res=build/vm/bench/bench-results.md
 perf=${MROCE_T_BENCH_PERF:-0}
 fct=build/vm/bench/bench-incast-fct.txt
-if [ -s "$res" ] && [ -n "${BENCH_ONLY:-}${BENCH_ATTRS:-}${BENCH_INCAST_STACKS:-}${BENCH_INCAST_ATTRS:-}${BENCH_MP_STACKS:-}${BENCH_MP_VARIANTS:-}${BENCH_APPEND:-}${perf#0}" ]; then
+if [ -s "$res" ] && [ -n "${BENCH_ONLY:-}${BENCH_ATTRS:-}${BENCH_INCAST_STACKS:-}${BENCH_INCAST_ATTRS:-}${BENCH_INCAST_DCQCN_ATTRS+x}${BENCH_MP_STACKS:-}${BENCH_MP_VARIANTS:-}${BENCH_APPEND:-}${perf#0}" ]; then
 	if grep -q '^## Loss and reordering' "$res" &&
 		! tools/bench/chart_loss.sh "$res" build/vm/bench/results-loss.png; then
 		echo "bench: no chart of this partial matrix"

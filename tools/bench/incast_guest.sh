@@ -31,7 +31,21 @@
 # (default 3); medians.  MROCE_T_BENCH_INCAST_N senders (default 8),
 # MROCE_T_BENCH_INCAST_STACKS (default all four),
 # MROCE_T_BENCH_INCAST_ATTRS ("name=value ..." device attributes for
-# metaroce-lossy, e.g. cc_target_delay_us=1000).
+# metaroce-lossy, e.g. cc_target_delay_us=1000),
+# MROCE_T_BENCH_INCAST_DCQCN_ATTRS (the same for the devices of
+# metaroce-roce and metaroce; "" keeps mlx5's defaults).
+#
+# DCQCN's defaults (mlx5's) are time constants for a 100 Gb/s NIC, where
+# a packet takes 0.1 us on the wire: alpha decays every 1 us without a CNP,
+# one cut per 4 us, the rate climbs every 300 us.  At this bottleneck a
+# 1 KiB packet takes about 170 us and a QP's CNPs come milliseconds apart, so
+# with those defaults alpha has decayed to nothing by the next CNP, the
+# cuts are a few per mille, and the rate never leaves tens of Gb/s
+# (measured: 34 Gb/s, alpha 0-4 of 1023, and go-back-N into a full queue
+# until RETRY_EXC_ERR).  The stacks with DCQCN therefore get the time
+# constants scaled to the testbed: alpha period, monitor period and CNP
+# spacing 1 ms, increase timer 100 ms, additive and hyper increase
+# steps 1 and 5 Mb/s (2 and 10 % of the link).
 #
 # Writes $OUT/bench-incast.md (the section), bench-incast-raw.txt and
 # bench-incast-fct.txt (stack, completion time in us, every message of
@@ -47,6 +61,10 @@ IRES=$OUT/bench-incast.md
 RUNS=${MROCE_T_BENCH_INCAST_RUNS:-3}
 N=${MROCE_T_BENCH_INCAST_N:-8}
 STACKS=(${MROCE_T_BENCH_INCAST_STACKS:-rxe metaroce-roce metaroce metaroce-lossy})
+# DCQCN's time constants for this testbed (see the header)
+DCQCN_ATTRS=${MROCE_T_BENCH_INCAST_DCQCN_ATTRS-dce_tcp_rtt_us=1000 \
+rate_reduce_monitor_period_us=1000 np_min_time_between_cnps=1000 \
+rpg_time_reset_us=100000 rpg_ai_rate_mbps=1 rpg_hai_rate_mbps=5}
 RATE=50 COUNT=20 DEPTH=4 SIZE=65536 IDLE=200
 BIN=$ROOT/build/selftests/datapath/mroce_incast
 R=bir
@@ -116,7 +134,13 @@ stack_up() { # STACK
 	for dev in "${DEVS[@]}"; do
 		d=/sys/class/infiniband/$dev
 		case $1 in
-		metaroce-roce) echo roce >"$d/metaroce_mode_policy" ;;
+		metaroce-roce | metaroce)
+			[ "$1" = metaroce ] ||
+				echo roce >"$d/metaroce_mode_policy" || return 1
+			for kv in $DCQCN_ATTRS; do
+				echo "${kv#*=}" >"$d/metaroce_${kv%%=*}" || return 1
+			done
+			;;
 		metaroce-lossy)
 			echo lossy >"$d/metaroce_fabric" &&
 				echo 0 >"$d/metaroce_ecn" || return 1
@@ -205,7 +229,16 @@ ms() { awk -v v="$1" 'BEGIN { if (v == "-") print "-"; else printf "%.1f", v / 1
 	echo "alone first (idle).  Every RDMA device is in the initial namespace, so"
 	echo "rdma_rxe runs the same topology.  Stacks: rxe (no congestion control);"
 	echo "metaroce-roce (RoCEv2, DCQCN on CNPs); metaroce (metaroce mode, lossless"
-	echo "fabric policy: DCQCN); metaroce-lossy (metaroce_fabric=lossy,"
+	if [ -n "$DCQCN_ATTRS" ]; then
+		echo "fabric policy: DCQCN), both with $DCQCN_ATTRS"
+		echo "(DCQCN's time constants for this millisecond-scale testbed: with"
+		echo "mlx5's defaults, made for a 100 Gb/s NIC, alpha decays to nothing"
+		echo "between two CNPs and the rate stays at tens of Gb/s; see"
+		echo "tools/bench/incast_guest.sh);"
+	else
+		echo "fabric policy: DCQCN), both with mlx5's DCQCN defaults;"
+	fi
+	echo "metaroce-lossy (metaroce_fabric=lossy,"
 	echo "metaroce_ecn=0${MROCE_T_BENCH_INCAST_ATTRS:+, $MROCE_T_BENCH_INCAST_ATTRS}: the router drops instead of marking, the"
 	echo "delay-based windows pace).  Medians of $RUNS rounds (${elapsed} s in all)."
 	echo "Ideal: one message's completion time with fair sharing, 64 KiB x $DEPTH x $N"
