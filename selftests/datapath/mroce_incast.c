@@ -12,7 +12,7 @@
  *
  *   mroce_incast -r DEV:GIDIDX -s DEV:GIDIDX [-s ...] [-v DEV:GIDIDX]
  *                [-m SIZE] [-n COUNT] [-d DEPTH] [-R MBIT] [-I COUNT]
- *                [-o FILE]
+ *                [-o FILE] [-E]
  *
  * The last data byte of every slot is checked at the end.  Output, one
  * "key value" line each: senders, msg_bytes, depth, messages, seconds, goodput
@@ -25,9 +25,14 @@
  * the victim WRITE COUNT messages one at a time alone, before the incast
  * starts, and prints their p50/p99 as its idle latency and the loaded p99
  * over the idle p99.  -o writes every completion time (sender, us) to
- * FILE.
+ * FILE.  -E exchanges the QPs' ECE offers before RTR (ibv_query_ece(),
+ * ibv_set_ece()), as rdma_cm does in its REQ and REP and as programs that
+ * connect QPs over their own sockets can: two MetaRoCE devices then agree
+ * on MetaRoCE mode before the first packet instead of on it (a device
+ * without ECE, rdma_rxe, answers EOPNOTSUPP and nothing changes).
  * Exit status 0 when every message completed and checked out.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -70,6 +75,7 @@ static struct end rcv;
 static struct flow flows[MAX_SENDERS + 1];
 static int nsend;
 static bool victim;
+static bool ece;
 
 static int parse_end(const char *arg, struct end *e)
 {
@@ -112,6 +118,23 @@ static struct ibv_qp *rc_qp(struct end *e, uint32_t depth)
 	return qp;
 }
 
+/*
+ * The sender's offer to the receiver's QP, its answer back: both QPs then
+ * hold the same answer.  EOPNOTSUPP (no ECE on the device) is no error.
+ */
+static void exchange_ece(struct flow *f)
+{
+	struct ibv_ece offer, answer;
+	int rc;
+
+	rc = ibv_query_ece(f->qp, &offer);
+	if (rc == EOPNOTSUPP)
+		return;
+	if (rc || ibv_set_ece(f->rqp, &offer) ||
+	    ibv_query_ece(f->rqp, &answer) || ibv_set_ece(f->qp, &answer))
+		vt_bail("ece");
+}
+
 static void connect_pair(struct flow *f)
 {
 	struct vt_conn c = {
@@ -120,6 +143,8 @@ static void connect_pair(struct flow *f)
 		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
 	};
 
+	if (ece)
+		exchange_ece(f);
 	if (vt_connect(f->qp, &rcv.gid, f->snd.gid_idx, f->rqp->qp_num, &c) ||
 	    vt_connect(f->rqp, &f->snd.gid, rcv.gid_idx, f->qp->qp_num, &c))
 		vt_bail("RTR/RTS");
@@ -203,7 +228,7 @@ int main(int argc, char **argv)
 	FILE *fo = NULL;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((opt = getopt(argc, argv, "r:s:v:m:n:d:R:I:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:s:v:m:n:d:R:I:o:E")) != -1) {
 		switch (opt) {
 		case 'r':
 			if (parse_end(optarg, &rcv))
@@ -238,13 +263,16 @@ int main(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 'E':
+			ece = true;
+			break;
 		default:
 			return 2;
 		}
 	}
 	if (!rcv.name || !nsend || size < 1 || !count || !depth ||
 	    depth > 256 || (idle && !victim)) {
-		fprintf(stderr, "usage: mroce_incast -r DEV:GID -s DEV:GID [-s ...] [-v DEV:GID] [-m SIZE] [-n COUNT] [-d DEPTH] [-R MBIT] [-I COUNT] [-o FILE]\n");
+		fprintf(stderr, "usage: mroce_incast -r DEV:GID -s DEV:GID [-s ...] [-v DEV:GID] [-m SIZE] [-n COUNT] [-d DEPTH] [-R MBIT] [-I COUNT] [-o FILE] [-E]\n");
 		return 2;
 	}
 	open_end(&rcv, (size_t)size * nsend + VICTIM_SIZE);

@@ -26,7 +26,11 @@
 #
 # mroce_incast has each sender WRITE COUNT 64 KiB messages, DEPTH at a
 # time, and the victim 64 B messages one at a time (first 200 of them
-# alone: its idle latency).  Per run: its figures, the router's drops and
+# alone: its idle latency).  Each pair's QPs exchange their ECE offers
+# before RTR, as rdma_cm does (-E), so MetaRoCE mode holds from a
+# connection's first packet (negotiated in band, the first flight would be
+# plain RoCEv2: go-back-N, no window).  Per run: its figures, the router's
+# drops and
 # marks, CNPs handled (MetaRoCE).  Rounds: MROCE_T_BENCH_INCAST_RUNS
 # (default 3); medians.  MROCE_T_BENCH_INCAST_N senders (default 8),
 # MROCE_T_BENCH_INCAST_STACKS (default all four),
@@ -177,7 +181,7 @@ irun() {
 	read -r d0 m0 <<<"$(red_stats)"
 	c0=$(counter_sum rp_cnp_handled "${DEVS[@]:1}")
 	timeout 300 "$BIN" "${args[@]}" -m $SIZE -n $COUNT -d $DEPTH \
-		-R $RATE -I $IDLE -o "$fct" >"$log" 2>&1
+		-R $RATE -I $IDLE -E -o "$fct" >"$log" 2>&1
 	local rc=$?
 	sleep 1
 	read -r d1 m1 <<<"$(red_stats)"
@@ -226,7 +230,9 @@ ms() { awk -v v="$1" 'BEGIN { if (v == "-") print "-"; else printf "%.1f", v / 1
 	echo "average queue, drops the others there, and all that does not fit in"
 	echo "120 KB; no PFC): each sender WRITEs $COUNT messages of 64 KiB, $DEPTH at a"
 	echo "time; a victim WRITEs 64 B messages one at a time meanwhile, and $IDLE"
-	echo "alone first (idle).  Every RDMA device is in the initial namespace, so"
+	echo "alone first (idle).  Each pair's QPs exchange their ECE offers before"
+	echo "RTR, as rdma_cm does (MetaRoCE mode from the first packet; rxe has no"
+	echo "ECE).  Every RDMA device is in the initial namespace, so"
 	echo "rdma_rxe runs the same topology.  Stacks: rxe (no congestion control);"
 	echo "metaroce-roce (RoCEv2, DCQCN on CNPs); metaroce (metaroce mode, lossless"
 	if [ -n "$DCQCN_ATTRS" ]; then
