@@ -166,9 +166,15 @@ red_stats() {
 		sed -n 's/.*qdisc red .*(dropped \([0-9]*\),.* marked \([0-9]*\) .*/\1 \2/p'
 }
 
+# tbf_sent: bytes the bottleneck's tbf has sent so far (frames).
+tbf_sent() {
+	ip netns exec $R tc -s qdisc show dev bird |
+		awk '$1 == "qdisc" { q = $2 } q == "tbf" && $1 == "Sent" { print $2; exit }'
+}
+
 # irun STACK ROUND: one incast; one raw line.
 irun() {
-	local stack=$1 round=$2 args=() i g log fct d0 m0 d1 m1 c0 c1 v
+	local stack=$1 round=$2 args=() i g log fct d0 m0 d1 m1 c0 c1 v b0 b1 lu
 	log=$LOGS/incast-$stack-$round.txt fct=$LOGS/incast-$stack-$round.fct
 	g=$(gid_of "${DEVS[0]}") || return 1
 	args=(-r "${DEVS[0]}:$g")
@@ -179,12 +185,14 @@ irun() {
 	g=$(gid_of "${DEVS[$((N + 1))]}") || return 1
 	args+=(-v "${DEVS[$((N + 1))]}:$g")
 	read -r d0 m0 <<<"$(red_stats)"
+	b0=$(tbf_sent)
 	c0=$(counter_sum rp_cnp_handled "${DEVS[@]:1}")
 	timeout 300 "$BIN" "${args[@]}" -m $SIZE -n $COUNT -d $DEPTH \
 		-R $RATE -I $IDLE -E -o "$fct" >"$log" 2>&1
 	local rc=$?
 	sleep 1
 	read -r d1 m1 <<<"$(red_stats)"
+	b1=$(tbf_sent)
 	c1=$(counter_sum rp_cnp_handled "${DEVS[@]:1}")
 	[ "$c0" = - ] || c1=$((c1 - c0))
 	if [ $rc -ne 0 ]; then
@@ -197,7 +205,10 @@ irun() {
 		k["bottleneck_use"], k["fct_p50_us"], k["fct_p99_us"],
 		k["fct_max_us"], k["p99_ratio"], k["victim_idle_p99_us"],
 		k["victim_p50_us"], k["victim_p99_us"], k["victim_p99_ratio"] }' "$log")
-	echo "incast|$stack|$round|$v|$((d1 - d0))|$((m1 - m0))|$c1|$(awk '$1 == "ideal_us" { print $2 }' "$log")"
+	# what crossed the bottleneck over what it could carry during the run
+	lu=$(awk -v b=$((b1 - b0)) -v r=$RATE '$1 == "seconds" && $2 > 0 {
+		printf "%.2f", b * 8 / (r * 1e6 * $2) }' "$log")
+	echo "incast|$stack|$round|$v|$((d1 - d0))|$((m1 - m0))|$c1|$(awk '$1 == "ideal_us" { print $2 }' "$log")|${lu:--}"
 }
 
 topo_up || die "cannot build the incast topology"
@@ -250,17 +261,21 @@ ms() { awk -v v="$1" 'BEGIN { if (v == "-") print "-"; else printf "%.1f", v / 1
 	echo "Ideal: one message's completion time with fair sharing, 64 KiB x $DEPTH x $N"
 	echo "/ $RATE Mbit/s = $(ms "${ideal:--}") ms (posted behind $((DEPTH - 1)) of its own flow).  use:"
 	echo "goodput over the bottleneck rate (payload only: headers make ~0.93 the"
-	echo "most).  Victim: loaded p99 over idle p99.  Drops and marks: the RED"
+	echo "most).  link use: the bytes the bottleneck sent (frames with their"
+	echo "headers, resends and the victim's messages included) over what it could"
+	echo "send while the incast ran (mroce_incast's seconds; the counter also"
+	echo "holds the victim's idle run before, ~30 KB).  Victim: loaded p99 over"
+	echo "idle p99.  Drops and marks: the RED"
 	echo "qdisc's; CNPs: handled by the senders (rp_cnp_handled)."
 	echo
-	echo "| stack | MB/s | use | FCT p50 ms | FCT p99 ms | p99 / ideal | FCT max ms | victim idle p99 ms | victim p50 ms | victim p99 ms | victim p99 / idle | drops | marks | CNPs | failed |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| stack | MB/s | use | link use | FCT p50 ms | FCT p99 ms | p99 / ideal | FCT max ms | victim idle p99 ms | victim p50 ms | victim p99 ms | victim p99 / idle | drops | marks | CNPs | failed |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for s in "${STACKS[@]}"; do
 		nf=$(awk -F'|' -v s="$s" '$2 == s && $4 == "fail"' "$IRAW" | wc -l)
-		echo "| $s | $(med "$s" 4) | $(med "$s" 5) | $(ms "$(med "$s" 6)") | $(ms "$(med "$s" 7)") | $(med "$s" 9) | $(ms "$(med "$s" 8)") | $(ms "$(med "$s" 10)") | $(ms "$(med "$s" 11)") | $(ms "$(med "$s" 12)") | $(med "$s" 13) | $(med "$s" 14) | $(med "$s" 15) | $(med "$s" 16) | $nf |"
+		echo "| $s | $(med "$s" 4) | $(med "$s" 5) | $(med "$s" 18) | $(ms "$(med "$s" 6)") | $(ms "$(med "$s" 7)") | $(med "$s" 9) | $(ms "$(med "$s" 8)") | $(ms "$(med "$s" 10)") | $(ms "$(med "$s" 11)") | $(ms "$(med "$s" 12)") | $(med "$s" 13) | $(med "$s" 14) | $(med "$s" 15) | $(med "$s" 16) | $nf |"
 	done
 	echo
-	echo "Raw figures (incast|stack|round|MB/s|use|FCT p50|p99|max us|p99/ideal|victim idle p99|victim p50|p99 us|victim p99/idle|drops|marks|CNPs|ideal us):"
+	echo "Raw figures (incast|stack|round|MB/s|use|FCT p50|p99|max us|p99/ideal|victim idle p99|victim p50|p99 us|victim p99/idle|drops|marks|CNPs|ideal us|link use):"
 	echo
 	echo '```'
 	cat "$IRAW"
