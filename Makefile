@@ -47,7 +47,7 @@ help:
 	@echo "make debug-kernel  build (or reuse) that kernel and metaroce.ko against it"
 	@echo "make demo          two namespaces, a MetaRoCE device on each side, RC traffic"
 	@echo "make bench         perftest, MetaRoCE vs rdma_rxe in one VM: bench/results.md"
-	@echo "make fuzz-vm [PACKETS=N] [SEED=S]  the VM packet fuzzer under checked traffic (default 1000000)"
+	@echo "make fuzz-vm [PACKETS=N] [SEED=S]  the VM packet fuzzer under checked traffic (default 1000000 IPv4, half as many IPv6)"
 	@echo "make unit | coverage | fuzz   transport core tests on the host"
 	@echo "make cli-test      host tests of the metaroce command (fixture sysfs)"
 	@echo "make wireshark-test  tshark with the MetaRoCE dissector on a generated pcap"
@@ -177,12 +177,13 @@ fuzz-smoke:
 	else echo "fuzz-smoke: no fuzz targets yet"; fi
 
 # The VM packet fuzzer alone (selftests/datapath/pktfuzz.sh), PACKETS
-# mutated packets (SEED= repeats a run); results in build/vm/fuzz-vm.
+# mutated IPv4 packets, then half as many IPv6 ones (SEED= repeats a run);
+# results in build/vm/fuzz-vm.
 PACKETS ?= 1000000
 fuzz-vm: modules provider
 	MROCE_T_FUZZ_PACKETS=$(PACKETS) $(if $(SEED),MROCE_T_FUZZ_SEED=$(SEED)) \
-		MROCE_T_ONLY=pktfuzz.sh MROCE_T_TIMEOUT=$$((600 + $(PACKETS) / 2000)) \
-		$(ROOT)/tools/vm/run.sh --name fuzz-vm --timeout $$((900 + $(PACKETS) / 2000)) \
+		MROCE_T_ONLY=pktfuzz.sh MROCE_T_TIMEOUT=$$((600 + $(PACKETS) * 3 / 4000)) \
+		$(ROOT)/tools/vm/run.sh --name fuzz-vm --timeout $$((900 + $(PACKETS) * 3 / 4000)) \
 		-- $(ROOT)/selftests/run_guest.sh datapath
 
 # One VM boot runs every VM selftest; results land in build/vm/selftests.

@@ -6,10 +6,12 @@
  *   mroce_pktfuzz -a DEV -g GIDIDX -S SRC_IP -D DST_IP -n PACKETS
  *                 [-s SEED] [-l QPN,QPN...] [-x QPN,QPN...]
  *
- * Each packet is first built valid (IBTA 9.2-9.3 and A17: IPv4, UDP to
- * port 4791, BTH, the extension headers of its opcode, payload, pad, then
- * the ICRC, or the UDP checksum standing for it with the MetaRoCE
- * capability mark of Documentation/wire.rst), aimed at one of:
+ * SRC_IP and DST_IP are both IPv4 or both IPv6 addresses; GIDIDX is DEV's
+ * GID of DST_IP.  Each packet is first built valid (IBTA 9.2-9.3 and A17:
+ * IPv4 or IPv6, UDP to port 4791, BTH, the extension headers of its
+ * opcode, payload, pad, then the ICRC, or the UDP checksum standing for
+ * it with the MetaRoCE capability mark of Documentation/wire.rst), aimed
+ * at one of:
  *
  *  - victims: RC, UC and UD QPs this program opens on DEV, connected to
  *    SRC_IP, with a registered region between two guard pages; packets
@@ -26,9 +28,9 @@
  * then mutated field by field and byte by byte (opcode, pad, TVer, P_Key,
  * PSN, lengths, R_Key, AETH, truncation, extension, flipped bits, UDP
  * length, port and checksum), with the integrity check computed after the
- * mutation or left broken.  Packets leave through a raw IPv4 socket
- * (IP_HDRINCL: the IP ID is ours, so the ICRC matches what arrives),
- * sendmmsg() in batches.
+ * mutation or left broken.  Packets leave through a raw socket with the IP
+ * header ours (IPv4: IP_HDRINCL, so the IP ID the ICRC covers is ours;
+ * IPv6: IPPROTO_RAW, which implies the header), sendmmsg() in batches.
  *
  * Output: TAP (every packet sent; no byte written outside the victims'
  * registered regions; every victim reset cleanly), then one
@@ -59,7 +61,7 @@
 
 #define ROCE_PORT	4791
 #define PMTU		1024
-#define PKT_MAX		(20 + 8 + 12 + 28 + PMTU + 4 + 64)
+#define PKT_MAX		(40 + 8 + 12 + 28 + PMTU + 4 + 64)
 #define BATCH		64
 #define EPOCH		4096	/* packets between victim resets */
 #define NVICTIM		3
@@ -148,7 +150,9 @@ static struct {
 	int nlive;
 	uint32_t other[MAX_LIVE];
 	int nother;
-	struct in_addr src, dst;
+	bool v6;		/* IPv6 packets */
+	size_t ipl;		/* IP header length: 20 or 40 */
+	uint8_t src[16], dst[16];	/* IPv4: the first four bytes */
 	uint64_t seed;
 	unsigned long resets, reset_fail;
 } f;
@@ -219,38 +223,50 @@ static uint32_t crc_add(uint32_t crc, const uint8_t *p, size_t n)
 }
 
 /*
- * ICRC of the IPv4 packet @p of @len bytes, over everything but its last
- * four: eight 0xff bytes for the LRH, then the packet with TOS, TTL, the
- * header checksum, the UDP checksum and BTH byte 4 read as ones.
+ * ICRC of the IP packet @p of @len bytes, over everything but its last
+ * four: eight 0xff bytes for the LRH, then the packet with these read as
+ * ones: IPv4's TOS, TTL and header checksum, or IPv6's traffic class,
+ * flow label and hop limit; the UDP checksum; BTH byte 4.
  */
 static uint32_t icrc(const uint8_t *p, size_t len)
 {
 	static const uint8_t ones[8] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	uint8_t hdr[40];
+	size_t hl = f.ipl + 8 + 12;
+	uint8_t hdr[40 + 8 + 12];
 	uint32_t crc;
 
-	memcpy(hdr, p, sizeof(hdr));
-	hdr[1] = hdr[8] = hdr[10] = hdr[11] = 0xff;
-	hdr[26] = hdr[27] = 0xff;
-	hdr[32] = 0xff;
+	memcpy(hdr, p, hl);
+	if (f.v6) {
+		hdr[0] |= 0x0f;
+		hdr[1] = hdr[2] = hdr[3] = hdr[7] = 0xff;
+	} else {
+		hdr[1] = hdr[8] = hdr[10] = hdr[11] = 0xff;
+	}
+	hdr[f.ipl + 6] = hdr[f.ipl + 7] = 0xff;
+	hdr[f.ipl + 8 + 4] = 0xff;
 	crc = crc_add(0xffffffff, ones, sizeof(ones));
-	crc = crc_add(crc, hdr, sizeof(hdr));
-	crc = crc_add(crc, p + 40, len - 40 - 4);
+	crc = crc_add(crc, hdr, hl);
+	crc = crc_add(crc, p + hl, len - hl - 4);
 	return ~crc;
 }
 
-/* The UDP checksum of the datagram at @p + 20 of @ulen bytes. */
+/*
+ * The UDP checksum of the datagram at @p + f.ipl of @ulen bytes, with the
+ * pseudo-header of its IP version (RFC 768, RFC 8200 8.1).
+ */
 static uint16_t udp_csum(const uint8_t *p, size_t ulen)
 {
+	const uint8_t *u = p + f.ipl;
 	uint32_t sum = 17 + ulen;
 	size_t i;
 
-	for (i = 12; i < 20; i += 2)
+	/* the addresses: IPv4 bytes 12-19, IPv6 bytes 8-39 */
+	for (i = f.v6 ? 8 : 12; i < f.ipl; i += 2)
 		sum += p[i] << 8 | p[i + 1];
 	for (i = 0; i < ulen; i += 2)
 		if (i != 6)
-			sum += p[20 + i] << 8 | (i + 1 < ulen ? p[21 + i] : 0);
+			sum += u[i] << 8 | (i + 1 < ulen ? u[i + 1] : 0);
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
 	sum = ~sum & 0xffff;
@@ -521,21 +537,36 @@ static size_t build_transport(uint8_t *p, const struct opc *o, uint32_t dqpn,
 	return n + plen + pad;
 }
 
-/* IPv4 and UDP headers for a datagram of @ulen bytes (the UDP checksum 0). */
-static void build_ipudp(uint8_t *p, size_t ulen, struct in_addr src)
+/*
+ * IP and UDP headers for a datagram of @ulen bytes from @src (the UDP
+ * checksum 0).
+ */
+static void build_ipudp(uint8_t *p, size_t ulen, const uint8_t *src)
 {
-	memset(p, 0, 28);
-	p[0] = 0x45;
-	put16(p + 2, 20 + ulen);
-	put16(p + 4, 1 + rnd(0xfffe));		/* ours: the ICRC covers it */
-	p[6] = 0x40;				/* DF */
-	p[8] = 64;
-	p[9] = 17;
-	memcpy(p + 12, &src, 4);
-	memcpy(p + 16, &f.dst, 4);
-	put16(p + 20, 0xc000 | rnd(0x4000));
-	put16(p + 22, ROCE_PORT);
-	put16(p + 24, ulen);
+	uint8_t *u = p + f.ipl;
+
+	memset(p, 0, f.ipl + 8);
+	if (f.v6) {
+		/* a flow label of ours (the ICRC reads it as ones) */
+		put32(p, 6u << 28 | rnd(1u << 20));
+		put16(p + 4, ulen);
+		p[6] = 17;
+		p[7] = 64;
+		memcpy(p + 8, src, 16);
+		memcpy(p + 24, f.dst, 16);
+	} else {
+		p[0] = 0x45;
+		put16(p + 2, 20 + ulen);
+		put16(p + 4, 1 + rnd(0xfffe));	/* ours: the ICRC covers it */
+		p[6] = 0x40;			/* DF */
+		p[8] = 64;
+		p[9] = 17;
+		memcpy(p + 12, src, 4);
+		memcpy(p + 16, f.dst, 4);
+	}
+	put16(u, 0xc000 | rnd(0x4000));
+	put16(u + 2, ROCE_PORT);
+	put16(u + 4, ulen);
 }
 
 /*
@@ -545,8 +576,8 @@ static void build_ipudp(uint8_t *p, size_t ulen, struct in_addr src)
  */
 static void mutate(struct pkt *k)
 {
-	uint8_t *t = k->b + 28;
-	size_t tlen = k->len - 28, add;
+	uint8_t *t = k->b + f.ipl + 8;
+	size_t tlen = k->len - f.ipl - 8, add;
 	int i;
 
 	switch (rnd(14)) {
@@ -570,10 +601,10 @@ static void mutate(struct pkt *k)
 		t[8] = rnd(256);
 		break;
 	case 6:		/* truncated below the BTH and the ICRC */
-		k->len = 28 + rnd(16);
+		k->len = f.ipl + 8 + rnd(16);
 		break;
 	case 7:		/* truncated */
-		k->len = 28 + 12 + rnd(tlen > 12 ? tlen - 12 : 1);
+		k->len = f.ipl + 8 + 12 + rnd(tlen > 12 ? tlen - 12 : 1);
 		break;
 	case 8:		/* extended */
 		add = rnd(PKT_MAX - k->len + 1);
@@ -592,8 +623,8 @@ static void mutate(struct pkt *k)
 			t[5] ^= 1 << rnd(8);
 		break;
 	case 11:	/* UDP length */
-		put16(k->b + 24, pct(50) ? rnd(k->len - 20 + 64) :
-			  k->len - 20 - rnd(8));
+		put16(k->b + f.ipl + 4, pct(50) ? rnd(k->len - f.ipl + 64) :
+			  k->len - f.ipl - rnd(8));
 		break;
 	default:	/* flipped bits anywhere in the transport part */
 		for (i = 1 + rnd(4); i--; )
@@ -722,15 +753,19 @@ static uint32_t get32(const uint8_t *p)
  */
 static bool classify(struct pkt *k)
 {
-	uint16_t ulen = get16(k->b + 24), c = get16(k->b + 26);
-	const uint8_t *t = k->b + 28;
+	size_t ulen = get16(k->b + f.ipl + 4);
+	uint16_t c = get16(k->b + f.ipl + 6);
+	const uint8_t *t = k->b + f.ipl + 8;
 	bool integrity, csum_ok = false;
 	struct victim *v;
 	uint32_t qpn;
 	size_t tlen;
 
 	k->must_drop = false;
-	if (ulen < 8 || ulen > k->len - 20)
+	/* IPv6: a UDP length of 0 is the whole payload (RFC 2675) */
+	if (f.v6 && !ulen)
+		ulen = k->len - f.ipl;
+	if (ulen < 8 || ulen > k->len - f.ipl)
 		return false;
 	if (c) {
 		csum_ok = udp_csum(k->b, ulen) == c;
@@ -752,8 +787,8 @@ static bool classify(struct pkt *k)
 		return true;
 	}
 	/* The ICRC over the datagram as the device sees it (UDP trims). */
-	integrity = get32(k->b + 20 + ulen - 4) ==
-		    __builtin_bswap32(icrc(k->b, 20 + ulen));
+	integrity = get32(k->b + f.ipl + ulen - 4) ==
+		    __builtin_bswap32(icrc(k->b, f.ipl + ulen));
 	integrity |= csum_ok && (t[8] & 0x50) == 0x50;
 	if (!integrity || (t[1] & 0xf) || (get16(t + 2) & 0x7fff) != 0x7fff ||
 	    memchr(bad_ops, t[0], sizeof(bad_ops)))
@@ -773,7 +808,7 @@ static bool classify(struct pkt *k)
  */
 static bool make_packet(struct pkt *k)
 {
-	struct in_addr src = f.src;
+	uint8_t src[16];
 	struct victim *v;
 	bool marked, csum;
 	uint32_t qpn, psn, qkey;
@@ -787,15 +822,15 @@ static bool make_packet(struct pkt *k)
 	qkey = k->kind == T_GSI ? GSI_QKEY : pct(80) ? VICTIM_QKEY :
 						       (uint32_t)rnd64();
 	k->spoofed = pct(k->kind == T_LIVE ? 40 : 5);
+	memcpy(src, f.src, sizeof(src));
 	if (k->spoofed)		/* another host of the peer's subnet */
-		src.s_addr = (f.src.s_addr & htonl(0xffffff00)) |
-			     htonl(3 + rnd(250));
-	k->len = 28 + build_transport(k->b + 28, &o, qpn, psn, v, pick_len(),
-				      qkey) + 4;
+		src[f.v6 ? 15 : 3] = 3 + rnd(250);
+	k->len = f.ipl + 8 + build_transport(k->b + f.ipl + 8, &o, qpn, psn,
+					     v, pick_len(), qkey) + 4;
 	/* The MetaRoCE mark offering the UDP checksum (wire.rst), not on UD. */
 	marked = !(o.h & H_DETH) && pct(30);
 	if (marked)
-		k->b[28 + 8] = (k->b[28 + 8] & 0x80) | 0x40 | 0x10 |
+		k->b[f.ipl + 16] = (k->b[f.ipl + 16] & 0x80) | 0x40 | 0x10 |
 			       (pct(50) ? 0x20 : 0) | 1;
 	tally.marked += marked;
 	csum = marked ? pct(90) : pct(10);
@@ -803,16 +838,23 @@ static bool make_packet(struct pkt *k)
 	post = nmut && pct(40);
 	for (i = 0; i < nmut - post; i++)
 		mutate(k);
-	build_ipudp(k->b, k->len - 20, src);
+	build_ipudp(k->b, k->len - f.ipl, src);
 	memset(k->b + k->len - 4, 0, 4);
 	/* Checksum form: the ICRC field stays zero (now and then not). */
-	if (k->len >= 44 && (!marked || !csum || pct(5)))
+	if (k->len >= f.ipl + 24 && (!marked || !csum || pct(5)))
 		put32(k->b + k->len - 4, __builtin_bswap32(icrc(k->b, k->len)));
 	if (csum)
-		put16(k->b + 26, udp_csum(k->b, k->len - 20));
+		put16(k->b + f.ipl + 6, udp_csum(k->b, k->len - f.ipl));
 	if (post)
 		mutate(k);
-	put16(k->b + 2, k->len);	/* what the kernel sends (IP_HDRINCL) */
+	/*
+	 * The IP length of what leaves: IPv4's the kernel writes itself
+	 * (IP_HDRINCL), IPv6's payload length is ours to keep true.
+	 */
+	if (f.v6)
+		put16(k->b + 4, k->len - f.ipl);
+	else
+		put16(k->b + 2, k->len);
 	if (!classify(k))
 		return false;
 	/*
@@ -821,7 +863,7 @@ static bool make_packet(struct pkt *k)
 	 * all RoCEv2 has (IBTA 9.2.5).
 	 */
 	if (k->kind == T_LIVE && !k->spoofed && !k->must_drop) {
-		k->b[28 + 1] |= 1 + rnd(15);
+		k->b[f.ipl + 9] |= 1 + rnd(15);
 		return classify(k);
 	}
 	return true;
@@ -833,10 +875,13 @@ static int fuzz(int sk, unsigned long n)
 	static struct pkt pk[BATCH];
 	struct mmsghdr mh[BATCH];
 	struct iovec iov[BATCH];
-	struct sockaddr_in to = { .sin_family = AF_INET, .sin_addr = f.dst };
+	struct sockaddr_in to4 = { .sin_family = AF_INET };
+	struct sockaddr_in6 to6 = { .sin6_family = AF_INET6 };
 	unsigned long epoch = 0;
 	int i, b, m;
 
+	memcpy(&to4.sin_addr, f.dst, 4);
+	memcpy(&to6.sin6_addr, f.dst, 16);
 	while (tally.sent < n) {
 		b = n - tally.sent < BATCH ? n - tally.sent : BATCH;
 		for (i = 0; i < b; i++) {
@@ -855,8 +900,13 @@ static int fuzz(int sk, unsigned long n)
 			iov[i].iov_base = k->b;
 			iov[i].iov_len = k->len;
 			memset(&mh[i], 0, sizeof(mh[i]));
-			mh[i].msg_hdr.msg_name = &to;
-			mh[i].msg_hdr.msg_namelen = sizeof(to);
+			if (f.v6) {
+				mh[i].msg_hdr.msg_name = &to6;
+				mh[i].msg_hdr.msg_namelen = sizeof(to6);
+			} else {
+				mh[i].msg_hdr.msg_name = &to4;
+				mh[i].msg_hdr.msg_namelen = sizeof(to4);
+			}
 			mh[i].msg_hdr.msg_iov = &iov[i];
 			mh[i].msg_hdr.msg_iovlen = 1;
 		}
@@ -920,18 +970,31 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!dev || !srcs || !dsts || !inet_aton(srcs, &f.src) ||
-	    !inet_aton(dsts, &f.dst)) {
-		fprintf(stderr, "%s: -a, -S and -D are required\n", argv[0]);
+	if (srcs && dsts && inet_pton(AF_INET, srcs, f.src) == 1 &&
+	    inet_pton(AF_INET, dsts, f.dst) == 1) {
+		f.ipl = 20;
+	} else if (srcs && dsts && inet_pton(AF_INET6, srcs, f.src) == 1 &&
+		   inet_pton(AF_INET6, dsts, f.dst) == 1) {
+		f.v6 = true;
+		f.ipl = 40;
+	}
+	if (!dev || !f.ipl) {
+		fprintf(stderr, "%s: -a, -S and -D (both IPv4 or both IPv6) are required\n",
+			argv[0]);
 		return 2;
 	}
 	if (!f.seed)
 		f.seed = 1;
-	printf("# seed %" PRIu64 " (-s to repeat), %lu packets\n", f.seed, n);
+	printf("# seed %" PRIu64 " (-s to repeat), %lu IPv%d packets\n",
+	       f.seed, n, f.v6 ? 6 : 4);
 	crc_init();
-	/* The peer's RoCEv2 GID: its IPv4 address mapped into IPv6. */
-	f.dgid.raw[10] = f.dgid.raw[11] = 0xff;
-	memcpy(&f.dgid.raw[12], &f.src, 4);
+	/* The peer's RoCEv2 GID: its IPv6 address, or IPv4 mapped into IPv6. */
+	if (f.v6) {
+		memcpy(f.dgid.raw, f.src, 16);
+	} else {
+		f.dgid.raw[10] = f.dgid.raw[11] = 0xff;
+		memcpy(&f.dgid.raw[12], f.src, 4);
+	}
 	f.ctx = vt_start(dev);
 	f.pd = ibv_alloc_pd(f.ctx);
 	f.cq = ibv_create_cq(f.ctx, 4 * NVICTIM * RQ_DEPTH, NULL, NULL, 0);
@@ -939,7 +1002,8 @@ int main(int argc, char **argv)
 		vt_bail("pd/cq");
 	for (k = 0; k < NVICTIM; k++)
 		victim_setup(&f.v[k], types[k]);
-	sk = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
+	/* IPPROTO_RAW: the header is ours (IPv6: implied since Linux 4.5) */
+	sk = socket(f.v6 ? AF_INET6 : AF_INET, SOCK_RAW, IPPROTO_RAW);
 	if (sk < 0)
 		vt_bail("raw socket");
 	printf("# victims RC %u UC %u UD %u, live %d QPs\n", f.v[0].qp->qp_num,

@@ -3,7 +3,8 @@
 #
 # Packet fuzzing: mroce_pktfuzz sends mutated RoCEv2 packets (every RC, UC
 # and UD opcode, with and without the MetaRoCE capability mark and the UDP
-# checksum form) from the peer's namespace at MetaRoCE device 1 while
+# checksum form), over IPv4 and then over IPv6 (the device's IPv6 GID), from
+# the peer's namespace at MetaRoCE device 1 while
 # mroce_dpcheck moves checked data over an RC and a UC connection between
 # the two devices.  Aimed at its own victim QPs (PSNs around the expected
 # one, the real R_Key), at the live QPs of mroce_dpcheck (only what the
@@ -16,22 +17,27 @@
 # verified (so none of its QPs went to ERR); the accounting, from counters
 # read with no traffic running:
 #   - every UDP datagram the stack delivered reached the device and was
-#     counted: delta Udp InDatagrams of namespace 1 == delta rx_packets;
+#     counted: delta Udp InDatagrams + Udp6 InDatagrams of namespace 1 ==
+#     delta rx_packets;
 #   - the packets the fuzzer sent with a wrong UDP checksum are the UDP
-#     layer's InCsumErrors, exactly (less any the backlog dropped);
+#     layers' InCsumErrors (IPv4 and IPv6), exactly (less any the backlog
+#     dropped);
 #   - rx_packets grew by at least what the fuzzer sent to the device, the
 #     device's drop counters by at least the packets it had to drop, and
 #     rx_drop_no_qp by at least those to QPNs that do not exist (less any
 #     the backlog dropped, /proc/net/softnet_stat);
 # then the device objects are back to baseline and the module unloads.
 #
-# MROCE_T_FUZZ_PACKETS (default 100000) and MROCE_T_FUZZ_SEED (default
-# random, printed) set the run; `make fuzz-vm PACKETS=N` runs it alone.
+# MROCE_T_FUZZ_PACKETS (default 100000; IPv4), MROCE_T_FUZZ_PACKETS6
+# (default half of it; IPv6) and MROCE_T_FUZZ_SEED (default random,
+# printed; the IPv6 run uses SEED + 1) set the run; `make fuzz-vm
+# PACKETS=N` runs it alone.
 source "$(dirname "$0")/../lib.sh"
 
 FUZZ=$SUITE_BIN/mroce_pktfuzz
 DPC=$SUITE_BIN/mroce_dpcheck
 PACKETS=${MROCE_T_FUZZ_PACKETS:-100000}
+PACKETS6=${MROCE_T_FUZZ_PACKETS6:-$((PACKETS / 2))}
 SEED=${MROCE_T_FUZZ_SEED:-$(( (RANDOM << 15) | RANDOM ))}
 
 verbs_prologue
@@ -46,11 +52,16 @@ objects() {
 cnt() {
 	mroce_counter "$DEV1" "$1"
 }
-# udp NAME: a field of the Udp line of namespace 1's /proc/net/snmp.
+# udp NAME: a field of the Udp line of namespace 1's /proc/net/snmp plus
+# the same of Udp6 (/proc/net/snmp6: Udp6NAME).
 udp() {
-	ip netns exec "$NS1" awk -v f="$1" '$1 == "Udp:" {
+	local v4 v6
+	v4=$(ip netns exec "$NS1" awk -v f="$1" '$1 == "Udp:" {
 		if (!n) { for (i = 2; i <= NF; i++) col[$i] = i; n = 1; next }
-		print $col[f] }' /proc/net/snmp
+		print $col[f] }' /proc/net/snmp)
+	v6=$(ip netns exec "$NS1" awk -v f="Udp6$1" '$1 == f { print $2 }' \
+		/proc/net/snmp6)
+	echo $((v4 + ${v6:-0}))
 }
 # Packets the receive backlogs dropped (second column, all CPUs).
 softnet_drops() {
@@ -125,20 +136,35 @@ two_live() {
 }
 busywait 60000 two_live || t_fail "mroce_dpcheck QPs on $DEV1"
 live=$(qps_of mroce_dpcheck)
-echo "# live QPs of $DEV1: $live; fuzzing with seed $SEED, $PACKETS packets"
+echo "# live QPs of $DEV1: $live; fuzzing with seed $SEED, $PACKETS IPv4 and $PACKETS6 IPv6 packets"
 
-t0=$(date +%s)
-ip netns exec "$NS2" "$FUZZ" -a "$DEV1" -g "$G1" -S $DP_IP2 -D $DP_IP1 \
-	-n "$PACKETS" -s "$SEED" -l "$live" -x "$(qps_of)" \
-	>"$DP_LOGS/pktfuzz.log" 2>&1
-frc=$?
-tap_relay "pktfuzz: " <"$DP_LOGS/pktfuzz.log"
-grep -q "^ok \|^not ok " "$DP_LOGS/pktfuzz.log" ||
-	{ t_fail "mroce_pktfuzz ran (exit $frc)"; tail -n 5 "$DP_LOGS/pktfuzz.log" | sed 's/^/#   /'; }
-echo "# fuzzing took $(($(date +%s) - t0)) s"
+# fuzz NAME GIDIDX SRC DST PACKETS SEED: one run of the fuzzer into
+# $DP_LOGS/NAME.log, its TAP relayed.
+logs=()
+fuzz() {
+	local log=$DP_LOGS/$1.log t0=$(date +%s) frc
+	logs+=("$log")
+	ip netns exec "$NS2" "$FUZZ" -a "$DEV1" -g "$2" -S "$3" -D "$4" \
+		-n "$5" -s "$6" -l "$live" -x "$(qps_of)" >"$log" 2>&1
+	frc=$?
+	tap_relay "$1: " <"$log"
+	grep -q "^ok \|^not ok " "$log" ||
+		{ t_fail "mroce_pktfuzz ran (exit $frc)"; tail -n 5 "$log" | sed 's/^/#   /'; }
+	echo "# $1: fuzzing took $(($(date +%s) - t0)) s"
+}
+fuzz pktfuzz "$G1" $DP_IP2 $DP_IP1 "$PACKETS" "$SEED"
+[ "$PACKETS6" -gt 0 ] &&
+	fuzz pktfuzz6 "$G1_6" $DP_IP6_2 $DP_IP6_1 "$PACKETS6" $((SEED + 1))
 
-# The account line: sent= stack= dev= must_drop= no_qp= csum_bad= ...
-acct=$(grep "^# account " "$DP_LOGS/pktfuzz.log" | cut -d' ' -f3-)
+# The runs' account lines (sent= stack= dev= must_drop= no_qp= csum_bad=
+# ...), summed key by key; empty unless every run printed one.
+acct=$(grep -h "^# account " "${logs[@]}" | cut -d' ' -f3- | awk -v runs=${#logs[@]} '
+	{ for (i = 1; i <= NF; i++) { split($i, p, "=")
+		if (!(p[1] in s)) k[++n] = p[1]
+		s[p[1]] += p[2] } }
+	END { if (NR != runs) exit
+		for (i = 1; i <= n; i++) printf "%s%s=%s", (i > 1 ? " " : ""), k[i], s[k[i]]
+		print "" }')
 
 kill -USR1 "${pids[@]}" 2>/dev/null
 i=0
@@ -165,7 +191,7 @@ if [ -z "$sent" ]; then
 else
 	lost=$(delta backlog) rx=$(delta rx) udpd=$(delta udp)
 	csum=$(delta csum) drops=$(delta drops) noqp=$(delta noqp)
-	echo "# fuzzer: $acct"
+	echo "# fuzzers, both runs: $acct"
 	echo "# $DEV1: rx_packets +$rx, drops +$drops (no_qp +$noqp); Udp InDatagrams +$udpd, InCsumErrors +$csum; backlog drops +$lost"
 	echo "# $DEV1: $(dp_counters "$DEV1")"
 	t_check "every datagram UDP delivered was counted by $DEV1 (InDatagrams +$udpd, rx_packets +$rx)" \
