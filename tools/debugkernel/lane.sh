@@ -34,10 +34,13 @@ VMDIR=$ROOT/build/vm
 # teardown, error paths; data path between MetaRoCE devices and against
 # rdma_rxe, selective repeat under loss, reordering and duplication (not
 # sack.sh's wider loss matrix, MROCE_T_SACK_MATRIX=0); the
-# packet fuzzer under checked traffic (20000 packets here,
-# MROCE_T_FUZZ_PACKETS); every verbs object, slab allocation failure on the
-# verbs path, dma-buf regions.
-DEFAULT_TESTS="link.sh gid.sh teardown.sh errors.sh dpcheck.sh dpneg.sh dpcheck_rxe.sh sack.sh ud_srq_pingpong.sh pktfuzz.sh verbs_objects.sh limits.sh failslab.sh dmabuf.sh"
+# packet fuzzer under checked traffic (20000 IPv4 and 10000 IPv6 packets
+# here, MROCE_T_FUZZ_PACKETS); every verbs object, slab allocation failure
+# on the verbs path, dma-buf regions (vgem); then the fault matrix under
+# traffic (faults.sh), the rxe peer removed (peer_gone_rxe.sh) and
+# allocation failure on the packet path (failpkt.sh), last so that under
+# CI's deadline they are what is skipped first.
+DEFAULT_TESTS="link.sh gid.sh teardown.sh errors.sh dpcheck.sh dpneg.sh dpcheck_rxe.sh sack.sh ud_srq_pingpong.sh pktfuzz.sh verbs_objects.sh limits.sh failslab.sh dmabuf.sh faults.sh peer_gone_rxe.sh failpkt.sh"
 TESTS=${DEBUG_LANE_TESTS:-$DEFAULT_TESTS}
 TIMEOUT=${DEBUG_LANE_TIMEOUT:-3600}
 # .ci/run sets a deadline (epoch seconds) from CI's time limit: see
@@ -55,7 +58,7 @@ DEADLINE=${DEBUG_LANE_DEADLINE:-}
 PLANT_SECS=370
 BOOT_SECS=270
 TAIL_SECS=90
-TEST_SECS=${DEBUG_LANE_TEST_SECS:-"link.sh=430 gid.sh=150 teardown.sh=470 errors.sh=125 ud_srq_pingpong.sh=185 dpcheck.sh=90 dpcheck_rxe.sh=110 dpneg.sh=80 sack.sh=560 faults.sh=350 pktfuzz.sh=350 verbs_objects.sh=75 limits.sh=70 failslab.sh=230 dmabuf.sh=160"}
+TEST_SECS=${DEBUG_LANE_TEST_SECS:-"link.sh=430 gid.sh=150 teardown.sh=470 errors.sh=125 ud_srq_pingpong.sh=185 dpcheck.sh=90 dpcheck_rxe.sh=110 dpneg.sh=80 sack.sh=560 faults.sh=350 pktfuzz.sh=350 verbs_objects.sh=75 limits.sh=70 failslab.sh=230 dmabuf.sh=160 peer_gone_rxe.sh=180 failpkt.sh=450"}
 
 # Each planted bug and the report its detector prints (the first line of it).
 # lockdep switches itself off for good after its own report and after any
