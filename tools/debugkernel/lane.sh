@@ -58,7 +58,7 @@ DEADLINE=${DEBUG_LANE_DEADLINE:-}
 PLANT_SECS=370
 BOOT_SECS=270
 TAIL_SECS=90
-TEST_SECS=${DEBUG_LANE_TEST_SECS:-"link.sh=430 gid.sh=150 teardown.sh=470 errors.sh=125 ud_srq_pingpong.sh=185 dpcheck.sh=90 dpcheck_rxe.sh=110 dpneg.sh=80 sack.sh=560 faults.sh=350 pktfuzz.sh=350 verbs_objects.sh=75 limits.sh=70 failslab.sh=230 dmabuf.sh=160 peer_gone_rxe.sh=180 failpkt.sh=450"}
+TEST_SECS=${DEBUG_LANE_TEST_SECS:-"link.sh=430 gid.sh=150 teardown.sh=470 errors.sh=125 ud_srq_pingpong.sh=185 dpcheck.sh=90 dpcheck_rxe.sh=110 dpneg.sh=80 sack.sh=650 faults.sh=350 pktfuzz.sh=350 verbs_objects.sh=75 limits.sh=70 failslab.sh=230 dmabuf.sh=160 peer_gone_rxe.sh=180 failpkt.sh=450"}
 
 # Each planted bug and the report its detector prints (the first line of it).
 # lockdep switches itself off for good after its own report and after any
