@@ -30,8 +30,7 @@
 # before RTR, as rdma_cm does (-E), so MetaRoCE mode holds from a
 # connection's first packet (negotiated in band, the first flight would be
 # plain RoCEv2: go-back-N, no window).  Per run: its figures, the router's
-# drops and
-# marks, CNPs handled (MetaRoCE).  Rounds: MROCE_T_BENCH_INCAST_RUNS
+# drops, marks and bytes sent, CNPs handled (MetaRoCE).  Rounds: MROCE_T_BENCH_INCAST_RUNS
 # (default 3); medians.  MROCE_T_BENCH_INCAST_N senders (default 8),
 # MROCE_T_BENCH_INCAST_STACKS (default all four),
 # MROCE_T_BENCH_INCAST_ATTRS ("name=value ..." device attributes for
@@ -135,22 +134,26 @@ stack_up() { # STACK
 		DEVS+=("$dev")
 	done
 	[ "$type" = rxe ] && return 0
+	# set_attrs DIR "name=value ...": the device's metaroce_NAME values
+	set_attrs() {
+		local kv
+		for kv in $2; do
+			echo "${kv#*=}" >"$1/metaroce_${kv%%=*}" || return 1
+		done
+	}
 	for dev in "${DEVS[@]}"; do
 		d=/sys/class/infiniband/$dev
 		case $1 in
 		metaroce-roce | metaroce)
 			[ "$1" = metaroce ] ||
 				echo roce >"$d/metaroce_mode_policy" || return 1
-			for kv in $DCQCN_ATTRS; do
-				echo "${kv#*=}" >"$d/metaroce_${kv%%=*}" || return 1
-			done
+			set_attrs "$d" "$DCQCN_ATTRS" || return 1
 			;;
 		metaroce-lossy)
 			echo lossy >"$d/metaroce_fabric" &&
-				echo 0 >"$d/metaroce_ecn" || return 1
-			for kv in ${MROCE_T_BENCH_INCAST_ATTRS:-}; do
-				echo "${kv#*=}" >"$d/metaroce_${kv%%=*}" || return 1
-			done
+				echo 0 >"$d/metaroce_ecn" &&
+				set_attrs "$d" "${MROCE_T_BENCH_INCAST_ATTRS:-}" ||
+				return 1
 			;;
 		esac
 	done
@@ -160,21 +163,20 @@ stack_down() { # STACK
 	rdma_down "$1" "${DEVS[@]}"
 }
 
-# red_stats: "dropped marked" of the bottleneck's RED so far.
-red_stats() {
-	ip netns exec $R tc -s qdisc show dev bird | tr '\n' ' ' |
-		sed -n 's/.*qdisc red .*(dropped \([0-9]*\),.* marked \([0-9]*\) .*/\1 \2/p'
-}
-
-# tbf_sent: bytes the bottleneck's tbf has sent so far (frames).
-tbf_sent() {
-	ip netns exec $R tc -s qdisc show dev bird |
-		awk '$1 == "qdisc" { q = $2 } q == "tbf" && $1 == "Sent" { print $2; exit }'
+# bottleneck_stats: "dropped marked sent" so far: the RED qdisc's drops and
+# marks, the bytes (frames) the tbf sent.
+bottleneck_stats() {
+	ip netns exec $R tc -s qdisc show dev bird | awk '
+		$1 == "qdisc" { q = $2 }
+		q == "tbf" && $1 == "Sent" { sent = $2 }
+		q == "red" && $1 == "Sent" { sub(/,/, "", $7); dropped = $7 }
+		q == "red" && $1 == "marked" { marked = $2 }
+		END { print dropped, marked, sent }'
 }
 
 # irun STACK ROUND: one incast; one raw line.
 irun() {
-	local stack=$1 round=$2 args=() i g log fct d0 m0 d1 m1 c0 c1 v b0 b1 lu
+	local stack=$1 round=$2 args=() i g log fct d0 m0 b0 d1 m1 b1 c0 c1 v lu
 	log=$LOGS/incast-$stack-$round.txt fct=$LOGS/incast-$stack-$round.fct
 	g=$(gid_of "${DEVS[0]}") || return 1
 	args=(-r "${DEVS[0]}:$g")
@@ -184,15 +186,13 @@ irun() {
 	done
 	g=$(gid_of "${DEVS[$((N + 1))]}") || return 1
 	args+=(-v "${DEVS[$((N + 1))]}:$g")
-	read -r d0 m0 <<<"$(red_stats)"
-	b0=$(tbf_sent)
+	read -r d0 m0 b0 <<<"$(bottleneck_stats)"
 	c0=$(counter_sum rp_cnp_handled "${DEVS[@]:1}")
 	timeout 300 "$BIN" "${args[@]}" -m $SIZE -n $COUNT -d $DEPTH \
 		-R $RATE -I $IDLE -E -o "$fct" >"$log" 2>&1
 	local rc=$?
 	sleep 1
-	read -r d1 m1 <<<"$(red_stats)"
-	b1=$(tbf_sent)
+	read -r d1 m1 b1 <<<"$(bottleneck_stats)"
 	c1=$(counter_sum rp_cnp_handled "${DEVS[@]:1}")
 	[ "$c0" = - ] || c1=$((c1 - c0))
 	if [ $rc -ne 0 ]; then
