@@ -19,7 +19,9 @@
  *    (dp->timer); otherwise in a worker on the QP's CPU.  A context that
  *    finds run_lock taken leaves its packet or flag to the owner, which
  *    looks again after unlocking (mroce_task_after(), with a full barrier
- *    on both sides), so no wake-up is lost.  Each run does at most
+ *    on both sides), so no wake-up is lost; except a user QP's doorbell,
+ *    which waits for the lock while the owner leaves the requester to it
+ *    (mroce_task_doorbell()).  Each run does at most
  *    MROCE_TASK_BUDGET packets of each kind, then defers to the worker.
  *  - Order: one QP's received packets are processed in the order they
  *    were queued, whatever CPU they arrive on.  A connected QP's requests
@@ -247,6 +249,7 @@ enum mroce_task_flags {
  *	it lags by at most one run's budget of packets
  * @rxq: received packets for this QP
  * @flags: enum mroce_task_flags
+ * @db_waiters: user doorbells waiting for run_lock (mroce_task_doorbell())
  * @dst: cached route of the primary path (RC)
  * @error: a fatal error was found; the task stops until RESET
  * @rd_gap: READ responses were lost and the READ was resent: the later
@@ -308,6 +311,7 @@ struct mroce_dpqp {
 	u64 now;
 	struct sk_buff_head rxq;
 	unsigned long flags;
+	atomic_t db_waiters;
 	struct dst_cache dst;
 
 	bool error;
@@ -547,6 +551,7 @@ void mroce_req_run(struct mroce_dpqp *dp, int *budget);
 bool mroce_req_pending(struct mroce_dpqp *dp);
 void mroce_req_stop(struct mroce_dpqp *dp);
 bool mroce_req_idle(struct mroce_dpqp *dp);
+bool mroce_req_doorbell_due(struct mroce_dpqp *dp);
 void mroce_req_lost(struct mroce_dpqp *dp, u32 psn);
 void mroce_req_selective(struct mroce_dpqp *dp);
 void mroce_req_reset(struct mroce_dpqp *dp);

@@ -965,6 +965,21 @@ bool mroce_req_idle(struct mroce_dpqp *dp)
 }
 
 /*
+ * Is fetching new posts of a user QP all the requester has to do, with a
+ * doorbell certain for them?  With KBUSY clear the provider rings after
+ * publishing (it reads the flag after the producer, with a full barrier;
+ * a run that cleared KBUSY read the producer again after, with one too).
+ * Caller holds run_lock.
+ */
+bool mroce_req_doorbell_due(struct mroce_dpqp *dp)
+{
+	lockdep_assert_held(&dp->run_lock);
+	return dp->qp->is_user && dp->req_idx == dp->req_max &&
+	       !mroce_reqwin_lost(&dp->win) &&
+	       !(READ_ONCE(dp->qp->sq.hdr->flags) & METAROCE_RING_F_KBUSY);
+}
+
+/*
  * Doorbell elision (the KBUSY handshake of the ABI header): while the
  * requester of a user QP works the SQ, KBUSY tells the provider that the
  * kernel will look at the ring again, so a post needs no system call.

@@ -54,7 +54,7 @@ static bool mroce_task_req_here(struct mroce_dpqp *dp)
 	       smp_processor_id() == READ_ONCE(dp->cpu);
 }
 
-static bool mroce_task_run(struct mroce_dpqp *dp, bool req);
+static bool mroce_task_run(struct mroce_dpqp *dp, bool req, bool posts);
 
 /*
  * Did something arrive that a run in progress may have missed: a packet, the
@@ -104,10 +104,10 @@ static bool mroce_task_after(struct mroce_dpqp *dp, bool more)
 enum { MROCE_RUN_DONE, MROCE_RUN_ARRIVED, MROCE_RUN_LEFT };
 
 /* One run; the caller took run_lock (BH disabled), which is dropped here. */
-static int mroce_task_run_unlock(struct mroce_dpqp *dp)
+static int mroce_task_run_unlock(struct mroce_dpqp *dp, bool posts)
 	__releases(&dp->run_lock)
 {
-	bool more = mroce_task_run(dp, mroce_task_req_here(dp));
+	bool more = mroce_task_run(dp, mroce_task_req_here(dp), posts);
 
 	spin_unlock(&dp->run_lock);
 	if (!mroce_task_after(dp, more))
@@ -124,14 +124,14 @@ static int mroce_task_run_unlock(struct mroce_dpqp *dp)
  * context switches.  What a run left over (its budget spent), or what
  * arrived again, goes to the worker.
  */
-static void mroce_task_finish(struct mroce_dpqp *dp, int left)
+static void mroce_task_finish(struct mroce_dpqp *dp, int left, bool posts)
 {
 	if (left == MROCE_RUN_ARRIVED) {
 		/* Busy: the holder sees what we saw, after its unlock. */
 		if (test_bit(MROCE_TASK_DEAD, &dp->flags) ||
 		    !spin_trylock(&dp->run_lock))
 			return;
-		left = mroce_task_run_unlock(dp);
+		left = mroce_task_run_unlock(dp, posts);
 	}
 	if (left != MROCE_RUN_DONE)
 		mroce_task_schedule(dp);
@@ -147,18 +147,25 @@ static bool mroce_task_try_run(struct mroce_dpqp *dp)
 	if (test_bit(MROCE_TASK_DEAD, &dp->flags) ||
 	    !spin_trylock(&dp->run_lock))
 		return false;
-	mroce_task_finish(dp, mroce_task_run_unlock(dp));
+	mroce_task_finish(dp, mroce_task_run_unlock(dp, false), false);
 	return true;
 }
 
-/* Soft hrtimer (softirq): transport / RNR timer. */
+/*
+ * Soft hrtimer (softirq): transport / RNR timer.  A task busy elsewhere
+ * is left to its holder, which finds TIMER set after its unlock (the
+ * barriers pair as for a doorbell's KICK), rather than to the worker: the
+ * transport timer is left armed across messages and often fires during a
+ * run.
+ */
 static enum hrtimer_restart mroce_task_timer_fn(struct hrtimer *t)
 {
 	struct mroce_dpqp *dp = container_of(t, struct mroce_dpqp, timer);
 
 	set_bit(MROCE_TASK_TIMER, &dp->flags);
-	if (!mroce_task_try_run(dp))
-		mroce_task_schedule(dp);
+	/* Pairs with mroce_task_after() of the holder, as for KICK. */
+	smp_mb__after_atomic();
+	mroce_task_try_run(dp);
 	return HRTIMER_NORESTART;
 }
 
@@ -231,6 +238,25 @@ static void mroce_task_arm(struct mroce_dpqp *dp, enum ib_qp_state state)
 }
 
 /*
+ * Does this run leave the requester to a doorbell?  Yes when one waits
+ * for run_lock (mroce_task_doorbell()): it runs the requester from the
+ * posting CPU right after this run.  And, unless this run is itself a
+ * doorbell's or the worker's (@posts), when all the requester has to do is
+ * fetch new posts of a user QP while KBUSY is clear: the provider rings
+ * for them (it reads KBUSY after publishing, see the ABI header).  In a
+ * ping-pong the peer's post comes while a softirq run on the other CPU,
+ * the one that delivered the peer's data, still holds the task; taken
+ * there, every message of both sides would be sent and received on one
+ * CPU, one after the other, while the poster's own CPU spins.
+ */
+static bool mroce_task_leaves_posts(struct mroce_dpqp *dp, bool posts)
+{
+	if (atomic_read(&dp->db_waiters))
+		return true;
+	return !posts && mroce_req_doorbell_due(dp);
+}
+
+/*
  * One run of the task: the READ the responder is answering, received
  * packets, ACKs, the retransmission timer, then the requester.  Requests
  * and READ responses go out only if @req (the caller runs on the QP's
@@ -250,11 +276,12 @@ static bool mroce_task_move_here(struct mroce_dpqp *dp)
 	return true;
 }
 
-static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
+static bool mroce_task_run(struct mroce_dpqp *dp, bool req, bool posts)
 {
 	int budget = MROCE_TASK_BUDGET;
 	enum ib_qp_state state;
 	struct sk_buff *skb;
+	bool rx_spent = false;
 	bool more = false;
 
 	lockdep_assert_held(&dp->run_lock);
@@ -282,8 +309,10 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 		if (!dp->rd.active && mroce_hold_ready(dp) && !dp->error &&
 		    state >= IB_QPS_RTR && state != IB_QPS_ERR)
 			mroce_hold_drain(dp);
-		if (budget <= 0 || dp->rd.active)
+		if (budget <= 0 || dp->rd.active) {
+			rx_spent = budget <= 0;
 			break;
+		}
 		skb = skb_dequeue(&dp->rxq);
 		if (!skb)
 			break;
@@ -311,7 +340,8 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 	    (state == IB_QPS_RTS || state == IB_QPS_SQD))
 		mroce_comp_timer(dp);
 
-	if ((state == IB_QPS_RTS || state == IB_QPS_SQD) && !dp->error) {
+	if ((state == IB_QPS_RTS || state == IB_QPS_SQD) && !dp->error &&
+	    !mroce_task_leaves_posts(dp, posts)) {
 		/*
 		 * With nothing of the QP in flight nothing can be overtaken:
 		 * its CPU moves here, as a doorbell moves it, and this run
@@ -342,7 +372,13 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req)
 	 */
 	if (dp->rd.active && dp->pace_wait)
 		return more;
-	return more || dp->rd.active || !skb_queue_empty(&dp->rxq) ||
+	/*
+	 * Packets queued after the receive loop found the queue empty are
+	 * what arrived during the run (mroce_task_arrived()): one more run
+	 * in this context takes them, not the worker.
+	 */
+	return more || dp->rd.active ||
+	       (rx_spent && !skb_queue_empty(&dp->rxq)) ||
 	       mroce_hold_ready(dp);
 }
 
@@ -362,7 +398,7 @@ static void mroce_task_worker(struct mroce_dpqp *dp, unsigned int self)
 
 	mroce_count(dp->mdev, MROCE_CNT_TASK_WORKER);
 	spin_lock_bh(&dp->run_lock);
-	more = mroce_task_run(dp, mroce_task_req_here(dp));
+	more = mroce_task_run(dp, mroce_task_req_here(dp), true);
 	spin_unlock_bh(&dp->run_lock);
 	if (mroce_task_after(dp, more))
 		mroce_task_queue(dp, &dp->work[!self]);
@@ -384,10 +420,17 @@ static void mroce_task_work1(struct work_struct *work)
  * context switch less per message.  A connected QP sends from its own CPU
  * only; when the doorbell rings on another CPU while nothing of the QP is
  * in flight, the QP moves to this CPU (nothing can be overtaken then), so
- * the QP's CPU follows the process that posts.  A task busy elsewhere is
- * left to its holder, which finds KICK set after its run.  Returns false
- * when the worker must send (requests in flight from another CPU).
- * Caller has BH disabled.
+ * the QP's CPU follows the process that posts.
+ *
+ * A task busy elsewhere: a user QP's doorbell waits for run_lock (counted
+ * in task_busy) and the holder leaves the requester to it
+ * (mroce_task_leaves_posts()), so the post leaves from the poster's CPU.
+ * The holder is on another CPU (this context has BH disabled and the
+ * worker cannot be preempted while it holds the lock) and its run is
+ * bounded by the budget.  A kernel QP's doorbell may come from the task's
+ * own completion handler, so it leaves the post to the holder, which
+ * finds KICK set after its run.  Returns false when the worker must send
+ * (requests in flight from another CPU).  Caller has BH disabled.
  */
 static bool mroce_task_doorbell(struct mroce_dpqp *dp)
 {
@@ -404,16 +447,21 @@ static bool mroce_task_doorbell(struct mroce_dpqp *dp)
 	smp_mb__after_atomic();
 	if (!spin_trylock(&dp->run_lock)) {
 		mroce_count(dp->mdev, MROCE_CNT_TASK_BUSY);
-		return true;
+		if (!dp->qp->is_user)
+			return true;
+		atomic_inc(&dp->db_waiters);
+		spin_lock(&dp->run_lock);
+		atomic_dec(&dp->db_waiters);
 	}
 	cpu = smp_processor_id();
-	if (cpu != dp->cpu && mroce_qp_connected(dp->qp) &&
-	    !mroce_req_idle(dp)) {
+	if (cpu == dp->cpu || !mroce_qp_connected(dp->qp) ||
+	    mroce_req_idle(dp)) {
+		WRITE_ONCE(dp->cpu, cpu);
+	} else if (mroce_req_pending(dp)) {
 		spin_unlock(&dp->run_lock);
 		return false;
 	}
-	WRITE_ONCE(dp->cpu, cpu);
-	mroce_task_finish(dp, mroce_task_run_unlock(dp));
+	mroce_task_finish(dp, mroce_task_run_unlock(dp, true), true);
 	return true;
 }
 
@@ -472,6 +520,7 @@ void mroce_task_init(struct mroce_dpqp *dp)
 	hrtimer_init(&dp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	dp->timer.function = mroce_task_timer_fn;
 	skb_queue_head_init(&dp->rxq);
+	atomic_set(&dp->db_waiters, 0);
 }
 
 /* Stop everything that could still run for @dp (destroy_qp). */
