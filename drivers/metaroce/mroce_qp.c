@@ -775,6 +775,15 @@ int mroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			return -EINVAL;
 		}
 		mroce_count(to_mdev(ibqp->device), MROCE_CNT_SQ_DOORBELLS);
+		/*
+		 * Outside ERR the lock below is only for the flush: a move
+		 * to ERR flushes what the ring holds then, this post's
+		 * entries included.
+		 */
+		if (READ_ONCE(qp->state) != IB_QPS_ERR) {
+			mroce_dp_kick_sq(qp);
+			return 0;
+		}
 	} else {
 		switch (READ_ONCE(qp->state)) {
 		case IB_QPS_RESET:

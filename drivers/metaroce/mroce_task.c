@@ -313,6 +313,9 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req, bool posts)
 			rx_spent = budget <= 0;
 			break;
 		}
+		/* Most runs find none: no locked look (irqsave) then. */
+		if (skb_queue_empty_lockless(&dp->rxq))
+			break;
 		skb = skb_dequeue(&dp->rxq);
 		if (!skb)
 			break;
