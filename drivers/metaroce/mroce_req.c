@@ -969,12 +969,15 @@ bool mroce_req_idle(struct mroce_dpqp *dp)
  * doorbell certain for them?  With KBUSY clear the provider rings after
  * publishing (it reads the flag after the producer, with a full barrier;
  * a run that cleared KBUSY read the producer again after, with one too).
- * Caller holds run_lock.
+ * Not for UC: a UC QP never moves to the doorbell's CPU (mroce_req_idle()),
+ * so a doorbell elsewhere would hand its posts to the worker.  Caller
+ * holds run_lock.
  */
 bool mroce_req_doorbell_due(struct mroce_dpqp *dp)
 {
 	lockdep_assert_held(&dp->run_lock);
-	return dp->qp->is_user && dp->req_idx == dp->req_max &&
+	return dp->qp->is_user && dp->qp->ibqp.qp_type != IB_QPT_UC &&
+	       dp->req_idx == dp->req_max &&
 	       !mroce_reqwin_lost(&dp->win) &&
 	       !(READ_ONCE(dp->qp->sq.hdr->flags) & METAROCE_RING_F_KBUSY);
 }
