@@ -57,7 +57,7 @@ struct mroce_res_qp {
 	u32 wcc_on, wcc_window, wcc_psns;
 	u64 wcc_pace_mbps, wcc_rtt_us, wcc_base_us, wcc_cuts;
 	u32 npaths, path_mode;
-	u64 paths_retired, paths_probed, paths_cleared;
+	u64 paths_retired, paths_probed, paths_cleared, paths_unheld;
 	struct mroce_res_path path[MROCE_RES_PATHS];
 	struct mroce_nego nego;
 };
@@ -129,6 +129,7 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
 	r->paths_retired = dp->ps.retired;
 	r->paths_probed = dp->ps.probed;
 	r->paths_cleared = dp->ps.cleared;
+	r->paths_unheld = dp->ps.unheld;
 	for (i = 0; i < min_t(u32, r->npaths, MROCE_RES_PATHS); i++) {
 		const struct mroce_path *p = &dp->paths[i];
 
@@ -152,7 +153,8 @@ static void mroce_res_qp_snap(struct mroce_dpqp *dp, struct mroce_res_qp *r)
 /*
  * The paths of a spraying requester: "path-mode", "paths",
  * "paths-retired", "paths-probed", "paths-cleared" (losses held that
- * proved spurious, mroce_path_spurious()), and for the first MROCE_RES_PATHS
+ * proved spurious, mroce_path_spurious()), "paths-unheld" (losses not held
+ * with every slot taken, so never charged), and for the first MROCE_RES_PATHS
  * paths "path<i>" = "sport <port> pkts <sent> bytes <payload> lost <n>
  * ecn <n> srtt-us <us> <ok|retired>" (ecn / pkts: the path's ECN fraction, of the marks
  * the MR_ACKs echoed).  Lines that do not fit in the message are left out
@@ -173,7 +175,8 @@ static int mroce_res_paths_put(struct sk_buff *msg,
 	    rdma_nl_put_driver_u32(msg, "paths", r->npaths) ||
 	    rdma_nl_put_driver_u64(msg, "paths-retired", r->paths_retired) ||
 	    rdma_nl_put_driver_u64(msg, "paths-probed", r->paths_probed) ||
-	    rdma_nl_put_driver_u64(msg, "paths-cleared", r->paths_cleared))
+	    rdma_nl_put_driver_u64(msg, "paths-cleared", r->paths_cleared) ||
+	    rdma_nl_put_driver_u64(msg, "paths-unheld", r->paths_unheld))
 		return -EMSGSIZE;
 	mark = skb_tail_pointer(msg);
 	for (i = 0; i < min_t(u32, r->npaths, MROCE_RES_PATHS); i++) {

@@ -182,24 +182,19 @@ int mroce_spray_pick(struct mroce_dpqp *dp, u32 psn, u32 bytes, bool resend,
 		     bool probe)
 {
 	struct mroce_pathset *ps = &dp->ps;
-	u64 now, retired, probed = ps->probed;
-	int idx, prev;
+	u64 now, probed = ps->probed;
+	int idx;
 
 	lockdep_assert_held(&dp->run_lock);
 	if (!ps->n)
 		return -ENOENT;
 	now = mroce_dp_now(dp);
 	mroce_spray_confirm(dp, now);
-	retired = ps->retired;
-	if (!resend) {
+	if (!resend)
 		idx = mroce_path_tx(ps, psn, now);
-	} else {
-		prev = mroce_path_of(ps, psn);
+	else
 		idx = mroce_path_retx(ps, psn, now,
 				      probe ? 0 : mroce_spray_wait(dp));
-		if (ps->retired != retired)
-			mroce_spray_event(dp, prev, true);
-	}
 	if (ps->probed != probed)
 		mroce_spray_event(dp, idx, false);
 	dp->paths[idx].bytes += bytes;

@@ -167,7 +167,11 @@ TEST(path_spurious_loss_not_charged)
 	EXPECT_EQ(mroce_path_confirm(&ps, 400), -ESRCH);
 	EXPECT_EQ(mroce_path_confirm(&ps, 400), -ENOENT);
 	EXPECT_EQ(p[1].lost, 0);
-	/* more losses held than slots: the oldest is charged at once */
+	/*
+	 * More losses than slots (a burst of resends): the one past them is
+	 * neither held nor charged, now or later; the held ones charge
+	 * their paths when due.
+	 */
 	setup(&ps, 4, MROCE_PATH_SPRAY);
 	for (i = 0; i < MROCE_PATH_SUSPECTS; i++) {
 		mroce_path_tx(&ps, 100 + i, 0);
@@ -176,8 +180,19 @@ TEST(path_spurious_loss_not_charged)
 	EXPECT_EQ(ps.retired, 0);
 	mroce_path_tx(&ps, 200, 0);
 	mroce_path_retx(&ps, 200, 600, 1000);
-	EXPECT_EQ(ps.retired, 1);
-	EXPECT_EQ(p[0].lost, 1);
+	EXPECT_EQ(ps.retired, 0);
+	EXPECT_EQ(ps.unheld, 1);
+	EXPECT_EQ(ps.nsuspects, MROCE_PATH_SUSPECTS);
+	for (i = 0; i < MROCE_PATH_SUSPECTS; i++)
+		mroce_path_spurious(&ps, 100 + i);
+	EXPECT_EQ(ps.nsuspects, 0);
+	EXPECT_EQ(mroce_path_confirm(&ps, 5000), -ENOENT);
+	EXPECT_EQ(ps.retired, 0);
+	/* a slot freed holds the next loss again */
+	mroce_path_tx(&ps, 300, 0);
+	mroce_path_retx(&ps, 300, 6000, 1000);
+	EXPECT_EQ(ps.nsuspects, 1);
+	EXPECT_EQ(ps.unheld, 1);
 }
 
 TEST(path_flow_and_flowlet)

@@ -202,23 +202,26 @@ static int mroce_path_charge(struct mroce_pathset *ps, unsigned int i,
 
 /*
  * Hold the loss of @psn, last sent on the path of record @rec, until
- * @due; with every slot taken, the oldest is charged now.
+ * @due.  With every slot taken it is neither held nor charged: that many
+ * resends within one wait come from a stall or a timeout that repeats a
+ * window, which says nothing of any path, and most turn out spurious.
+ * Charging the oldest held loss at once instead (before the receiver
+ * could clear it) retired dozens of healthy paths in one burst of
+ * spurious resends on a slow 2-CPU host.  Losses already held still
+ * charge their paths when due.
  */
 static void mroce_path_suspect(struct mroce_pathset *ps, u32 psn, u16 rec,
-			       u64 due, u64 now)
+			       u64 due)
 {
-	unsigned int i, slot = 0;
+	unsigned int slot;
 
-	for (i = 0; i < MROCE_PATH_SUSPECTS; i++) {
-		if (!ps->suspects[i].rec) {
-			slot = i;
+	for (slot = 0; slot < MROCE_PATH_SUSPECTS; slot++)
+		if (!ps->suspects[slot].rec)
 			break;
-		}
-		if (ps->suspects[i].due < ps->suspects[slot].due)
-			slot = i;
+	if (slot == MROCE_PATH_SUSPECTS) {
+		ps->unheld++;
+		return;
 	}
-	if (ps->suspects[slot].rec)
-		mroce_path_charge(ps, slot, now);
 	ps->suspects[slot].psn = psn;
 	ps->suspects[slot].rec = rec;
 	ps->suspects[slot].due = due;
@@ -249,7 +252,7 @@ int mroce_path_retx(struct mroce_pathset *ps, u32 psn, u64 now, u64 wait)
 
 	if (wait && prev >= 0)
 		mroce_path_suspect(ps, psn, mroce_path_rec(ps, prev),
-				   now + wait, now);
+				   now + wait);
 	idx = mroce_path_choose(ps, now, prev);
 	mroce_path_note(ps, psn, idx);
 	return idx;

@@ -92,6 +92,7 @@ struct mroce_path_cfg {
  * @retired: paths retired so far
  * @probed: retired paths used again after their hold so far
  * @cleared: suspected losses that proved spurious so far
+ * @unheld: losses neither held nor charged: every slot was taken
  * @suspects: losses not yet charged (mroce_path_retx())
  * @nsuspects: how many of them are taken
  */
@@ -111,6 +112,7 @@ struct mroce_pathset {
 	u64 retired;
 	u64 probed;
 	u64 cleared;
+	u64 unheld;
 	u8 nsuspects;
 	struct mroce_path_suspect suspects[MROCE_PATH_SUSPECTS];
 };
