@@ -213,15 +213,14 @@ static int mroce_path_charge(struct mroce_pathset *ps, unsigned int i,
 static void mroce_path_suspect(struct mroce_pathset *ps, u32 psn, u16 rec,
 			       u64 due)
 {
-	unsigned int slot;
+	unsigned int slot = 0;
 
-	for (slot = 0; slot < MROCE_PATH_SUSPECTS; slot++)
-		if (!ps->suspects[slot].rec)
-			break;
-	if (slot == MROCE_PATH_SUSPECTS) {
+	if (ps->nsuspects == MROCE_PATH_SUSPECTS) {
 		ps->unheld++;
 		return;
 	}
+	while (ps->suspects[slot].rec)
+		slot++;
 	ps->suspects[slot].psn = psn;
 	ps->suspects[slot].rec = rec;
 	ps->suspects[slot].due = due;
