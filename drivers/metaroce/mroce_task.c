@@ -257,16 +257,6 @@ static bool mroce_task_leaves_posts(struct mroce_dpqp *dp, bool posts)
 }
 
 /*
- * One run of the task: the READ the responder is answering, received
- * packets, ACKs, the retransmission timer, then the requester.  Requests
- * and READ responses go out only if @req (the caller runs on the QP's
- * CPU): a READ's responses sent in slices from two CPUs would overtake
- * each other in the veth's per-CPU queues, and each overtaking costs the
- * requester a resent READ.  Caller holds dp->run_lock.  Returns true when
- * work is left for another run (budget spent, a READ still being
- * answered, an skb that could not be allocated, work for dp->cpu).
- */
-/*
  * Nothing of the QP is in flight (the caller checked): its CPU moves here
  * and this run may send.  Returns true, for the caller's "may send" flag.
  */
@@ -276,8 +266,24 @@ static bool mroce_task_move_here(struct mroce_dpqp *dp)
 	return true;
 }
 
+/*
+ * One run of the task: the READ the responder is answering, received
+ * packets, ACKs, the retransmission timer, then the requester.  Requests
+ * and READ responses go out only if @req (the caller runs on the QP's
+ * CPU): a READ's responses sent in slices from two CPUs would overtake
+ * each other in the veth's per-CPU queues, and each overtaking costs the
+ * requester a resent READ.  Caller holds dp->run_lock.  Returns true when
+ * work is left for another run (budget spent, a READ still being
+ * answered, an skb that could not be allocated, work for dp->cpu).
+ *
+ * Received packets, READ responses and requests each have their own
+ * budget of MROCE_TASK_BUDGET packets: with one budget shared, the
+ * request of a 64 KiB READ (64 responses at MTU 1024) left the last
+ * response, and so a worker run, to every message.
+ */
 static bool mroce_task_run(struct mroce_dpqp *dp, bool req, bool posts)
 {
+	int rd_budget = MROCE_TASK_BUDGET;
 	int budget = MROCE_TASK_BUDGET;
 	enum ib_qp_state state;
 	struct sk_buff *skb;
@@ -303,7 +309,7 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req, bool posts)
 	 * for them overtakes its responses (IBTA 9.7.5.1.x).
 	 */
 	if (req)
-		mroce_resp_read_continue(dp, &budget);
+		mroce_resp_read_continue(dp, &rd_budget);
 	for (;;) {
 		/* requests held behind a READ (mroce_hold.c) run first */
 		if (!dp->rd.active && mroce_hold_ready(dp) && !dp->error &&
@@ -313,6 +319,12 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req, bool posts)
 			rx_spent = budget <= 0;
 			break;
 		}
+		/*
+		 * The READ responses' budget spent, what is queued may be
+		 * another READ: left to one more run (mroce_task_finish()).
+		 */
+		if (rd_budget <= 0)
+			break;
 		/* Most runs find none: no locked look (irqsave) then. */
 		if (skb_queue_empty_lockless(&dp->rxq))
 			break;
@@ -332,7 +344,7 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req, bool posts)
 		    !mroce_reqwin_inflight(&dp->win))
 			req = mroce_task_move_here(dp);
 		if (req)
-			mroce_resp_read_continue(dp, &budget);
+			mroce_resp_read_continue(dp, &rd_budget);
 	}
 	if (mroce_qp_is_rc(dp->qp) && !dp->error &&
 	    mroce_resp_flush_acks(dp))
