@@ -32,8 +32,11 @@
  *  - The data path never takes qp->state_lock.  A fatal error is reported
  *    by scheduling dp->err_work, which moves the QP to ERR through
  *    mroce_qp_error() (state_lock, then run_lock through the modify hook).
- *  - Lock order: qp->state_lock > dp->run_lock > qp->sq_lock / qp->rq_lock /
- *    srq->lock > cq->lock.  rcu_read_lock() protects MR and AH lookups
+ *  - The MR_ACK a run sends after its receive loop is built and sent once
+ *    run_lock is dropped (mroce_dp_ack_after()), under dp->ack_lock,
+ *    which modify_qp takes inside run_lock to change the route.
+ *  - Lock order: qp->state_lock > dp->run_lock > dp->ack_lock, and
+ *    dp->run_lock > qp->sq_lock / qp->rq_lock / srq->lock > cq->lock.  rcu_read_lock() protects MR and AH lookups
  *    (memory regions are freed after a grace period).
  */
 #ifndef MROCE_DP_H
@@ -233,6 +236,7 @@ enum mroce_task_flags {
 	MROCE_TASK_DEAD,	/* destroy_qp started: queue nothing more */
 	MROCE_TASK_SQD_ARMED,	/* in SQD, IB_EVENT_SQ_DRAINED still due */
 	MROCE_TASK_SQD_EVENT,	/* drained: report once run_lock is dropped */
+	MROCE_TASK_ACK_AGAIN,	/* an ACK sent after a run found no memory */
 };
 
 /**
@@ -248,6 +252,13 @@ enum mroce_task_flags {
  *	packet (a clocksource read is costly under emulation, e.g. the HPET);
  *	it lags by at most one run's budget of packets
  * @rxq: received packets for this QP
+ * @ack_lock: held while an ACK built from @ack_x is sent after the run
+ *	dropped run_lock (mroce_dp_ack_after()), so that modify_qp (which
+ *	takes it inside run_lock) does not change the route under it
+ * @ack_later: the MR_ACK this run sends is only recorded in @ack_x
+ * @ack_x_set: @ack_x holds one, to be sent once run_lock is dropped
+ * @ack_x_csum: its protection (mroce_nego_tx_csum() when recorded)
+ * @ack_x: its headers
  * @flags: enum mroce_task_flags
  * @db_waiters: user doorbells waiting for run_lock (mroce_task_doorbell())
  * @dst: cached route of the primary path (RC)
@@ -310,6 +321,11 @@ struct mroce_dpqp {
 	u64 timer_at;
 	u64 now;
 	struct sk_buff_head rxq;
+	spinlock_t ack_lock;
+	bool ack_later;
+	bool ack_x_set;
+	bool ack_x_csum;
+	struct mroce_xhdr ack_x;
 	unsigned long flags;
 	atomic_t db_waiters;
 	struct dst_cache dst;
@@ -502,6 +518,8 @@ int mroce_dp_xmit(struct mroce_dpqp *dp, struct mroce_hdr *h,
 int mroce_dp_send(struct mroce_dpqp *dp, struct mroce_hdr *h,
 		  struct sk_buff *skb);
 int mroce_dp_xmit_x(struct mroce_dpqp *dp, struct mroce_xhdr *x);
+void mroce_dp_ack_after(struct mroce_dpqp *dp, const struct mroce_xhdr *x,
+			bool csum);
 int mroce_dp_xmit_xskb(struct mroce_dpqp *dp, const struct mroce_xhdr *x,
 		       struct sk_buff *skb, u32 roce_hlen, int path);
 

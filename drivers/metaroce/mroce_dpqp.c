@@ -108,12 +108,15 @@ void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 		set_bit(MROCE_TASK_SQD_ARMED, &dp->flags);
 	spin_lock_bh(&dp->run_lock);
 	if (mask & (IB_QP_AV | IB_QP_DEST_QPN)) {
+		/* not under an ACK sent after a run (mroce_dp_ack_after()) */
+		spin_lock(&dp->ack_lock);
 		dst_cache_reset(&dp->dst);
 		mroce_spray_reroute(dp);
 		dp->av = qp->av;
 		dp->dqpn = qp->attr.dest_qp_num;
 		dp->sport = rdma_get_udp_sport(qp->av.flow_label,
 					       qp->ibqp.qp_num, dp->dqpn);
+		spin_unlock(&dp->ack_lock);
 	}
 	if (mroce_qp_connected(qp))
 		dp->pmtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
@@ -127,6 +130,8 @@ void mroce_dp_modify(struct mroce_qp *qp, enum ib_qp_state cur,
 		hrtimer_try_to_cancel(&dp->timer);
 		mroce_req_reset(dp);
 		mroce_resp_reset(dp);
+		/* an ACK of the old connection is not due again */
+		clear_bit(MROCE_TASK_ACK_AGAIN, &dp->flags);
 		mroce_nego_start(dp);
 		dp->error = false;
 		break;

@@ -649,24 +649,17 @@ int mroce_dp_xmit_xskb(struct mroce_dpqp *dp, const struct mroce_xhdr *x,
 			    mroce_nego_tx_csum(&dp->nego));
 }
 
-/**
- * mroce_dp_xmit_x() - send a MetaRoCE extension packet with no payload
- * @dp: the QP's data path, in MetaRoCE mode
- * @x: its headers (wire.rst); the BTH's mark is set here
- *
- * Only packets without payload (MR_ACK) go this way.  Protected as the
- * connection's RoCEv2 packets are.  Caller holds run_lock.
- *
- * Return: 0, -ENOMEM without an skb, or what mroce_tx_send() returns.
+/*
+ * Build an MR_ACK (or another extension packet without payload) and send
+ * it on the connection's own path.  Caller holds run_lock or ack_lock.
  */
-int mroce_dp_xmit_x(struct mroce_dpqp *dp, struct mroce_xhdr *x)
+static int mroce_dp_xmit_x_now(struct mroce_dpqp *dp,
+			       const struct mroce_xhdr *x, bool csum)
 {
 	struct net_device *ndev = dp->mdev->ndev;
 	struct sk_buff *skb;
 	int hlen, tlen, room;
 
-	lockdep_assert_held(&dp->run_lock);
-	x->bth.resv7 = mroce_nego_resp_mark(&dp->nego);
 	hlen = mroce_xhdr_len(x);
 	if (hlen < 0)
 		return hlen;
@@ -683,8 +676,62 @@ int mroce_dp_xmit_x(struct mroce_dpqp *dp, struct mroce_xhdr *x)
 		kfree_skb(skb);
 		return -EINVAL;
 	}
-	return mroce_tx_out(dp->mdev, &dp->av, &dp->dst, dp->sport, skb,
-			    mroce_nego_tx_csum(&dp->nego));
+	return mroce_tx_out(dp->mdev, &dp->av, &dp->dst, dp->sport, skb, csum);
+}
+
+/**
+ * mroce_dp_xmit_x() - send a MetaRoCE extension packet with no payload
+ * @dp: the QP's data path, in MetaRoCE mode
+ * @x: its headers (wire.rst); the BTH's mark is set here
+ *
+ * Only packets without payload (MR_ACK) go this way.  Protected as the
+ * connection's RoCEv2 packets are.  Caller holds run_lock.  While
+ * dp->ack_later is set (the ACK a task run sends after its receive loop)
+ * the packet is only recorded in dp->ack_x: the task sends it once
+ * run_lock is dropped (mroce_dp_ack_after()).
+ *
+ * Return: 0, -ENOMEM without an skb, or what mroce_tx_send() returns.
+ */
+int mroce_dp_xmit_x(struct mroce_dpqp *dp, struct mroce_xhdr *x)
+{
+	lockdep_assert_held(&dp->run_lock);
+	x->bth.resv7 = mroce_nego_resp_mark(&dp->nego);
+	if (dp->ack_later) {
+		/* a later ACK of the same run says everything this one says */
+		dp->ack_x = *x;
+		dp->ack_x_csum = mroce_nego_tx_csum(&dp->nego);
+		dp->ack_x_set = true;
+		return 0;
+	}
+	return mroce_dp_xmit_x_now(dp, x, mroce_nego_tx_csum(&dp->nego));
+}
+
+/**
+ * mroce_dp_ack_after() - send the MR_ACK a run recorded
+ * @dp: the QP's data path
+ * @x: the headers the run recorded in dp->ack_x (a copy taken under
+ *	run_lock)
+ * @csum: dp->ack_x_csum
+ *
+ * Called by the task once run_lock is dropped: building and routing an
+ * ACK costs microseconds (more under emulation), and in a ping-pong the
+ * peer's application has seen the data the run placed and posts its next
+ * request meanwhile, whose doorbell waits for run_lock.  dp->ack_lock
+ * keeps modify_qp from changing the route meanwhile.  An ACK that finds
+ * no memory is not lost: the next run sends one again.
+ */
+void mroce_dp_ack_after(struct mroce_dpqp *dp, const struct mroce_xhdr *x,
+			bool csum)
+{
+	int err;
+
+	spin_lock_bh(&dp->ack_lock);
+	err = mroce_dp_xmit_x_now(dp, x, csum);
+	spin_unlock_bh(&dp->ack_lock);
+	if (err == -ENOMEM) {
+		set_bit(MROCE_TASK_ACK_AGAIN, &dp->flags);
+		mroce_task_schedule(dp);
+	}
 }
 
 static struct socket *mroce_sock_open(struct net *net,

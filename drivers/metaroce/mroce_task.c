@@ -103,13 +103,33 @@ static bool mroce_task_after(struct mroce_dpqp *dp, bool more)
 /* What a run left: nothing, what arrived during it, or its own leftovers. */
 enum { MROCE_RUN_DONE, MROCE_RUN_ARRIVED, MROCE_RUN_LEFT };
 
+/*
+ * Take the MR_ACK a run recorded (dp->ack_x), to send it once run_lock is
+ * dropped (mroce_dp_ack_after()).  Caller holds run_lock.
+ */
+static bool mroce_task_take_ack(struct mroce_dpqp *dp, struct mroce_xhdr *x,
+				bool *csum)
+{
+	if (!dp->ack_x_set)
+		return false;
+	*x = dp->ack_x;
+	*csum = dp->ack_x_csum;
+	dp->ack_x_set = false;
+	return true;
+}
+
 /* One run; the caller took run_lock (BH disabled), which is dropped here. */
 static int mroce_task_run_unlock(struct mroce_dpqp *dp, bool posts)
 	__releases(&dp->run_lock)
 {
 	bool more = mroce_task_run(dp, mroce_task_req_here(dp), posts);
+	struct mroce_xhdr x;
+	bool ack, csum;
 
+	ack = mroce_task_take_ack(dp, &x, &csum);
 	spin_unlock(&dp->run_lock);
+	if (ack)
+		mroce_dp_ack_after(dp, &x, csum);
 	if (!mroce_task_after(dp, more))
 		return MROCE_RUN_DONE;
 	return more ? MROCE_RUN_LEFT : MROCE_RUN_ARRIVED;
@@ -346,9 +366,17 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req, bool posts)
 		if (req)
 			mroce_resp_read_continue(dp, &rd_budget);
 	}
+	/*
+	 * The MR_ACK is built and sent once run_lock is dropped (see
+	 * mroce_dp_ack_after()); one that found no memory then is due again.
+	 */
+	if (test_and_clear_bit(MROCE_TASK_ACK_AGAIN, &dp->flags))
+		dp->ack_pending = true;
+	dp->ack_later = true;
 	if (mroce_qp_is_rc(dp->qp) && !dp->error &&
 	    mroce_resp_flush_acks(dp))
 		more = true;
+	dp->ack_later = false;
 
 	if (test_and_clear_bit(MROCE_TASK_TIMER, &dp->flags) &&
 	    mroce_qp_is_rc(dp->qp) && !dp->error &&
@@ -409,12 +437,16 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req, bool posts)
  */
 static void mroce_task_worker(struct mroce_dpqp *dp, unsigned int self)
 {
-	bool more;
+	struct mroce_xhdr x;
+	bool more, ack, csum;
 
 	mroce_count(dp->mdev, MROCE_CNT_TASK_WORKER);
 	spin_lock_bh(&dp->run_lock);
 	more = mroce_task_run(dp, mroce_task_req_here(dp), true);
+	ack = mroce_task_take_ack(dp, &x, &csum);
 	spin_unlock_bh(&dp->run_lock);
+	if (ack)
+		mroce_dp_ack_after(dp, &x, csum);
 	if (mroce_task_after(dp, more))
 		mroce_task_queue(dp, &dp->work[!self]);
 }
@@ -529,6 +561,7 @@ drop:
 void mroce_task_init(struct mroce_dpqp *dp)
 {
 	spin_lock_init(&dp->run_lock);
+	spin_lock_init(&dp->ack_lock);
 	INIT_WORK(&dp->work[0], mroce_task_work0);
 	INIT_WORK(&dp->work[1], mroce_task_work1);
 	INIT_WORK(&dp->err_work, mroce_task_err_work);
