@@ -36,8 +36,9 @@
  *    run_lock is dropped (mroce_dp_ack_after()), under dp->ack_lock,
  *    which modify_qp takes inside run_lock to change the route.
  *  - Lock order: qp->state_lock > dp->run_lock > dp->ack_lock, and
- *    dp->run_lock > qp->sq_lock / qp->rq_lock / srq->lock > cq->lock.  rcu_read_lock() protects MR and AH lookups
- *    (memory regions are freed after a grace period).
+ *    dp->run_lock > qp->sq_lock / qp->rq_lock / srq->lock > cq->lock.
+ *    rcu_read_lock() protects MR and AH lookups (memory regions are freed
+ *    after a grace period).
  */
 #ifndef MROCE_DP_H
 #define MROCE_DP_H
@@ -321,7 +322,7 @@ struct mroce_dpqp {
 	u64 timer_at;
 	u64 now;
 	struct sk_buff_head rxq;
-	spinlock_t ack_lock;
+	spinlock_t ack_lock;	/* the route, for an ACK sent after a run */
 	bool ack_later;
 	bool ack_x_set;
 	bool ack_x_csum;
