@@ -370,7 +370,8 @@ static bool mroce_task_run(struct mroce_dpqp *dp, bool req, bool posts)
 	 * The MR_ACK is built and sent once run_lock is dropped (see
 	 * mroce_dp_ack_after()); one that found no memory then is due again.
 	 */
-	if (test_and_clear_bit(MROCE_TASK_ACK_AGAIN, &dp->flags))
+	if (test_bit(MROCE_TASK_ACK_AGAIN, &dp->flags) &&
+	    test_and_clear_bit(MROCE_TASK_ACK_AGAIN, &dp->flags))
 		dp->ack_pending = true;
 	dp->ack_later = true;
 	if (mroce_qp_is_rc(dp->qp) && !dp->error &&
