@@ -7,8 +7,9 @@
 #
 #   tools/deps.sh           what `make check` and `make demo` need
 #   tools/deps.sh --debug   also what the debug kernel needs (make check-debug)
-#   tools/deps.sh --bench   also what make bench needs (nothing more today:
-#                           gnuplot, for its chart, is in the main list)
+#   tools/deps.sh --bench   also what make bench needs: perf, for the profile
+#                           of the round trip (gnuplot, for its chart, is in
+#                           the main list)
 set -u
 
 PKGS=(
@@ -35,7 +36,7 @@ PKGS=(
 # The debug-kernel lane (tools/debugkernel/build.sh) builds Debian's kernel
 # source: only installed when asked for.
 DEBUG_PKGS=(linux-source-6.1 ccache flex bison bc libelf-dev libssl-dev rsync)
-BENCH_PKGS=()
+BENCH_PKGS=(linux-perf)
 for arg in "$@"; do
 	case $arg in
 	--debug) PKGS+=("${DEBUG_PKGS[@]}") ;;

@@ -811,6 +811,60 @@ if [ $MAIN = 1 ] && [ -x "$DPCHECK" ]; then
 		SYNC="$SYNC, ratio $(awk -v a="$m" -v b="$r" 'BEGIN { printf "%.2f", a / b }')"
 fi
 
+# Where that round trip's time goes: one more -L run per stack under
+# `perf record` on CPU 0 (everything of the round trip runs there), its
+# samples sorted by symbol into the stack's own module, clock source
+# reads, CRC-32 (the ICRC), the rest of the kernel (system call, UDP/IP,
+# veth, skb allocation) and user space; each class's share of the
+# samples times the profiled run's own time per round trip.
+SPROF=()
+SPROF_WHY="not measured (no mroce_dpcheck)"
+if [ $MAIN = 1 ] && [ -x "$DPCHECK" ] && ! command -v perf >/dev/null; then
+	SPROF_WHY="not measured (no perf: apt-get install linux-perf)"
+elif [ $MAIN = 1 ] && [ -x "$DPCHECK" ]; then
+	SPROF_WHY=
+	for stack in rxe metaroce; do
+		stack_up $stack || continue
+		mod=rdma_rxe
+		[ $stack = metaroce ] && mod=metaroce
+		v=$(taskset -c 0 perf record -q -C 0 -F 2000 -e cpu-clock \
+			-o /tmp/sprof.data -- taskset -c 0 timeout 120 \
+			"$DPCHECK" -a "$DA" -g "$GA" -b "$DB" -G "$GB" \
+			-n 20000 -L 2>/dev/null |
+			sed -n 's/.*one at a time: \([0-9.]*\) us each.*/\1/p')
+		# A line that is no symbol: the file is never empty.
+		{ echo -; awk -v m="[$mod]" '$NF == m { print $3 }' \
+			/proc/kallsyms; } >/tmp/sprof.mod
+		line=$(perf report -q -i /tmp/sprof.data --stdio --no-children \
+			--sort sym --percent-limit 0 2>/dev/null |
+			awk -v us="$v" '
+			NR == FNR { mod[$1] = 1; next }
+			{
+				p = $1; sub("%", "", p); kind = $2; s = $3
+				if (s ~ /crc32|crc_t10|crypto_shash/) c = "crc"
+				else if (kind == "[.]") c = "user"
+				else if (s in mod) c = "mod"
+				else if (s ~ /^(read_hpet|read_tsc|read_acpi_pm|kvm_clock_|ktime_get)/) c = "clock"
+				else c = "kernel"
+				t[c] += p; all += p
+			}
+			END {
+				if (!all || us == "")
+					exit
+				printf "%s", us
+				n = split("mod clock crc kernel user", k, " ")
+				for (i = 1; i <= n; i++)
+					printf "|%.1f", us * t[k[i]] / all
+				printf "\n"
+			}' /tmp/sprof.mod -)
+		stack_down $stack
+		rm -f /tmp/sprof.data /tmp/sprof.mod
+		[ -n "$line" ] || continue
+		echo "syncprof|$stack|$line" >>"$RAW"
+		SPROF+=("| $( [ $stack = rxe ] && echo rxe || echo MetaRoCE ) | ${line//|/ | } |")
+	done
+fi
+
 # What the ICRC's CRC-32 costs in this kernel, per 1 KiB and 4 KiB packet:
 # the kernel's own hash speed test (tcrypt mode=300, one second per block
 # size) of "crc32", the transform the module computes the ICRC with
@@ -922,6 +976,22 @@ ICRC_COST="not measured (matrix rows only)"
 		echo "Round trip of a 2-byte WRITE inside one system call (one process on"
 		echo "CPU 0 owning both QPs, "'`mroce_dpcheck -L`'", median of $RUNS rounds): $SYNC."
 		echo
+		if [ ${#SPROF[@]} -gt 0 ]; then
+			echo "Where its time goes: one more such run per stack (20000 round"
+			echo "trips) under "'`perf record -C 0 -F 2000`'", samples sorted by symbol, each"
+			echo "class's share times that run's own us per round trip.  Module: the"
+			echo "stack's own code (rdma_rxe, metaroce); clock: clock source reads"
+			echo "(the HPET where TCG leaves the TSC unstable); CRC-32: the ICRC; kernel: the"
+			echo "rest (system call, UDP/IP, veth, skb allocation, locks)."
+			echo
+			echo "| stack | us per round trip | module | clock | CRC-32 | kernel | user space |"
+			echo "|---|---|---|---|---|---|---|"
+			printf '%s\n' "${SPROF[@]}"
+			echo
+		elif [ -n "$SPROF_WHY" ]; then
+			echo "Where its time goes: $SPROF_WHY."
+			echo
+		fi
 		echo "Offset in a large region: $MROFF."
 		echo
 		echo "CRC-32 of the ICRC in this VM's kernel (tcrypt hash speed test, one"
