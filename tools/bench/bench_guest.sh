@@ -811,57 +811,100 @@ if [ $MAIN = 1 ] && [ -x "$DPCHECK" ]; then
 		SYNC="$SYNC, ratio $(awk -v a="$m" -v b="$r" 'BEGIN { printf "%.2f", a / b }')"
 fi
 
-# Where that round trip's time goes: one more -L run per stack under
-# `perf record` on CPU 0 (everything of the round trip runs there), its
-# samples sorted by symbol into the stack's own module, clock source
-# reads, CRC-32 (the ICRC), the rest of the kernel (system call, UDP/IP,
-# veth, skb allocation) and user space; each class's share of the
-# samples times the profiled run's own time per round trip.
+# Where that round trip's time goes: -L runs of 5000 and then 25000
+# round trips per stack under `perf record` on CPU 0 (everything of the
+# round trip runs there), their samples sorted by symbol into the stack's
+# own module, clock source reads, CRC-32 (the ICRC), the rest of the
+# kernel (system call, UDP/IP, veth, skb allocation), user space and
+# idle.  The difference between the two runs is 20000 round trips
+# without the set-up and teardown that both runs share: each class's
+# samples there, at 2000 a second, give its time per round trip.
+SPROF_N1=5000 SPROF_N2=25000 SPROF_HZ=2000
+# sprof_classes N MOD: the samples of an -L run of N round trips per
+# class, "module clock crc kernel user idle", MOD the stack's module.
+sprof_classes() {
+	taskset -c 0 perf record -q -C 0 -F $SPROF_HZ -e cpu-clock \
+		-o /tmp/sprof.data -- taskset -c 0 timeout 120 \
+		"$DPCHECK" -a "$DA" -g "$GA" -b "$DB" -G "$GB" -n "$1" -L \
+		>/dev/null 2>&1 || return 1
+	# A line that is no symbol: the file is never empty.
+	{ echo -; awk -v m="[$2]" '$NF == m { print $3 }' /proc/kallsyms; } \
+		>/tmp/sprof.mod
+	perf report -q -n -i /tmp/sprof.data --stdio --no-children \
+		--sort sym --percent-limit 0 2>/dev/null |
+		awk '
+		NR == FNR { mod[$1] = 1; next }
+		{
+			n = $2; kind = $3; s = $4
+			if (s ~ /crc32|crc_t10|crypto_shash/) c = "crc"
+			else if (kind == "[.]") c = "user"
+			else if (s in mod) c = "mod"
+			else if (s ~ /^(read_hpet|read_tsc|read_acpi_pm|kvm_clock_|ktime_get)/) c = "clock"
+			else if (s ~ /(safe_halt|_idle|mwait)/) c = "idle"
+			else c = "kernel"
+			t[c] += n
+		}
+		END {
+			printf "%d %d %d %d %d %d\n", t["mod"], t["clock"],
+			       t["crc"], t["kernel"], t["user"], t["idle"]
+		}' /tmp/sprof.mod -
+	rm -f /tmp/sprof.data /tmp/sprof.mod
+}
+
+# sprof_round STACK ROUND: one profile of STACK (rxe, metaroce-roce,
+# metaroce) into $RAW: syncprof|STACK|ROUND|total|module|clock|crc|
+# kernel|user|idle, us per round trip.
+sprof_round() {
+	local stack=$1 mod=rdma_rxe c1 c2 line=
+	stack_up ${stack%-roce} || return
+	case $stack in
+	metaroce) mod=metaroce ;;
+	metaroce-roce) mod=metaroce; mode_policy roce ;;
+	esac
+	c1=$(sprof_classes $SPROF_N1 $mod)
+	c2=$(sprof_classes $SPROF_N2 $mod)
+	[ -n "$c1" ] && [ -n "$c2" ] &&
+		line=$(echo "$c1 $c2" | awk -v hz=$SPROF_HZ \
+			-v n=$((SPROF_N2 - SPROF_N1)) '{
+			for (i = 1; i <= 6; i++) {
+				us[i] = ($(i + 6) - $i) * 1e6 / hz / n
+				all += us[i]
+			}
+			printf "%.1f", all
+			for (i = 1; i <= 6; i++)
+				printf "|%.1f", us[i]
+			printf "\n"
+		}')
+	[ $stack = metaroce-roce ] && mode_policy auto
+	stack_down ${stack%-roce}
+	[ -n "$line" ] && echo "syncprof|$stack|$2|$line" >>"$RAW"
+}
+
 SPROF=()
 SPROF_WHY="not measured (no mroce_dpcheck)"
 if [ $MAIN = 1 ] && [ -x "$DPCHECK" ] && ! command -v perf >/dev/null; then
 	SPROF_WHY="not measured (no perf: apt-get install linux-perf)"
 elif [ $MAIN = 1 ] && [ -x "$DPCHECK" ]; then
 	SPROF_WHY=
-	for stack in rxe metaroce; do
-		stack_up $stack || continue
-		mod=rdma_rxe
-		[ $stack = metaroce ] && mod=metaroce
-		v=$(taskset -c 0 perf record -q -C 0 -F 2000 -e cpu-clock \
-			-o /tmp/sprof.data -- taskset -c 0 timeout 120 \
-			"$DPCHECK" -a "$DA" -g "$GA" -b "$DB" -G "$GB" \
-			-n 20000 -L 2>/dev/null |
-			sed -n 's/.*one at a time: \([0-9.]*\) us each.*/\1/p')
-		# A line that is no symbol: the file is never empty.
-		{ echo -; awk -v m="[$mod]" '$NF == m { print $3 }' \
-			/proc/kallsyms; } >/tmp/sprof.mod
-		line=$(perf report -q -i /tmp/sprof.data --stdio --no-children \
-			--sort sym --percent-limit 0 2>/dev/null |
-			awk -v us="$v" '
-			NR == FNR { mod[$1] = 1; next }
-			{
-				p = $1; sub("%", "", p); kind = $2; s = $3
-				if (s ~ /crc32|crc_t10|crypto_shash/) c = "crc"
-				else if (kind == "[.]") c = "user"
-				else if (s in mod) c = "mod"
-				else if (s ~ /^(read_hpet|read_tsc|read_acpi_pm|kvm_clock_|ktime_get)/) c = "clock"
-				else c = "kernel"
-				t[c] += p; all += p
-			}
-			END {
-				if (!all || us == "")
-					exit
-				printf "%s", us
-				n = split("mod clock crc kernel user", k, " ")
-				for (i = 1; i <= n; i++)
-					printf "|%.1f", us * t[k[i]] / all
-				printf "\n"
-			}' /tmp/sprof.mod -)
-		stack_down $stack
-		rm -f /tmp/sprof.data /tmp/sprof.mod
-		[ -n "$line" ] || continue
-		echo "syncprof|$stack|$line" >>"$RAW"
-		SPROF+=("| $( [ $stack = rxe ] && echo rxe || echo MetaRoCE ) | ${line//|/ | } |")
+	for round in $(seq "$RUNS"); do
+		for stack in rxe metaroce-roce metaroce; do
+			sprof_round $stack $round
+		done
+	done
+	for stack in rxe metaroce-roce metaroce; do
+		grep -q "^syncprof|$stack|" "$RAW" || continue
+		line=
+		for col in $(seq 4 10); do
+			v=$(grep "^syncprof|$stack|" "$RAW" | cut -d'|' -f$col |
+				median)
+			line="$line | $(awk -v v="$v" 'BEGIN { printf "%.1f", v }')"
+		done
+		case $stack in
+		rxe) label=rxe ;;
+		metaroce) label="MetaRoCE, metaroce mode" ;;
+		*) label="MetaRoCE, roce mode" ;;
+		esac
+		SPROF+=("| $label$line |")
 	done
 fi
 
@@ -977,15 +1020,18 @@ ICRC_COST="not measured (matrix rows only)"
 		echo "CPU 0 owning both QPs, "'`mroce_dpcheck -L`'", median of $RUNS rounds): $SYNC."
 		echo
 		if [ ${#SPROF[@]} -gt 0 ]; then
-			echo "Where its time goes: one more such run per stack (20000 round"
-			echo "trips) under "'`perf record -C 0 -F 2000`'", samples sorted by symbol, each"
-			echo "class's share times that run's own us per round trip.  Module: the"
-			echo "stack's own code (rdma_rxe, metaroce); clock: clock source reads"
-			echo "(the HPET where TCG leaves the TSC unstable); CRC-32: the ICRC; kernel: the"
-			echo "rest (system call, UDP/IP, veth, skb allocation, locks)."
+			echo "Where its time goes: such runs of $SPROF_N1 and of $SPROF_N2 round trips"
+			echo "per stack and round (medians of $RUNS rounds) under "'`perf record -C 0 -F '"$SPROF_HZ"'`'", samples sorted by"
+			echo "symbol; each class's samples in the second run less those in the"
+			echo "first (what set-up and teardown take cancels out) give its us per"
+			echo "round trip.  roce mode: both MetaRoCE devices with policy roce (plain"
+			echo "RoCEv2).  Module: the stack's own code (rdma_rxe, metaroce); clock:"
+			echo "clock source reads (the HPET where TCG leaves the TSC unstable);"
+			echo "CRC-32: the ICRC; kernel: the rest (system call, UDP/IP, veth, skb"
+			echo "allocation, locks); idle: CPU 0 waiting for the other CPU."
 			echo
-			echo "| stack | us per round trip | module | clock | CRC-32 | kernel | user space |"
-			echo "|---|---|---|---|---|---|---|"
+			echo "| stack | us per round trip | module | clock | CRC-32 | kernel | user space | idle |"
+			echo "|---|---|---|---|---|---|---|---|"
 			printf '%s\n' "${SPROF[@]}"
 			echo
 		elif [ -n "$SPROF_WHY" ]; then
@@ -1042,7 +1088,8 @@ ICRC_COST="not measured (matrix rows only)"
 	fi
 	if [ $MAIN = 1 ]; then
 		echo "Raw figures (stack|test|round|value|context switches per message|CPU ms per MiB|doorbells per message|worker runs per message;"
-		echo "sync|stack|round|usec: the in-syscall round trip):"
+		echo "sync|stack|round|usec: the in-syscall round trip;"
+		echo "syncprof|stack|round|usec per round trip in all|module|clock|CRC-32|kernel|user space|idle: its profile):"
 		echo
 		echo '```'
 		cat "$RAW"
