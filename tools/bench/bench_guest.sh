@@ -602,13 +602,20 @@ dev_attrs() {
 	done
 }
 
-# matrix_up STACK: the devices of STACK (rxe, metaroce-roce, metaroce).
-matrix_up() {
+# mode_up STACK: the devices of STACK (rxe, metaroce-roce, metaroce), the
+# MetaRoCE ones with the mode policy the name says.
+mode_up() {
 	case $1 in
 	rxe) stack_up rxe ;;
-	metaroce) stack_up metaroce && mode_policy auto && dev_attrs ;;
+	metaroce) stack_up metaroce && mode_policy auto ;;
 	metaroce-roce) stack_up metaroce && mode_policy roce ;;
 	esac
+}
+
+# matrix_up STACK: as mode_up, and the matrix's attributes on metaroce.
+matrix_up() {
+	mode_up "$1" || return
+	[ "$1" != metaroce ] || dev_attrs
 }
 
 mstart=$(date +%s)
@@ -855,12 +862,9 @@ sprof_classes() {
 # metaroce) into $RAW: syncprof|STACK|ROUND|total|module|clock|crc|
 # kernel|user|idle, us per round trip.
 sprof_round() {
-	local stack=$1 mod=rdma_rxe c1 c2 line=
-	stack_up ${stack%-roce} || return
-	case $stack in
-	metaroce) mod=metaroce ;;
-	metaroce-roce) mod=metaroce; mode_policy roce ;;
-	esac
+	local stack=$1 mod=metaroce c1 c2 line=
+	[ $stack = rxe ] && mod=rdma_rxe
+	mode_up $stack || return
 	c1=$(sprof_classes $SPROF_N1 $mod)
 	c2=$(sprof_classes $SPROF_N2 $mod)
 	[ -n "$c1" ] && [ -n "$c2" ] &&
@@ -875,7 +879,6 @@ sprof_round() {
 				printf "|%.1f", us[i]
 			printf "\n"
 		}')
-	[ $stack = metaroce-roce ] && mode_policy auto
 	stack_down ${stack%-roce}
 	[ -n "$line" ] && echo "syncprof|$stack|$2|$line" >>"$RAW"
 }
