@@ -82,6 +82,18 @@ t_skip() {
 	echo "ok $_t_num - $1 # SKIP $2"
 }
 
+# klog_mark: remember this point of the kernel log; klog_since: the lines
+# the kernel logged after it.  A marker line, not a count of lines: once
+# the log buffer is full, each new line pushes an old one out, the count
+# stays put and "the lines after line N" are none.
+klog_mark() {
+	KLOG_MARK="mroce selftest mark $$.$RANDOM$RANDOM"
+	echo "<6>$KLOG_MARK" >/dev/kmsg
+}
+klog_since() {
+	dmesg | awk -v m="$KLOG_MARK" 'seen; index($0, m) { seen = 1 }'
+}
+
 # t_check DESC COMMAND...: pass when COMMAND succeeds.
 t_check() {
 	local desc=$1 out

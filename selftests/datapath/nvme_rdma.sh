@@ -41,7 +41,7 @@ t_check "$dev advertises memory management extensions" \
 	grep -q MEM_MGT_EXTENSIONS <<<"$info"
 t_check "$dev advertises memory windows of type 2B" \
 	grep -q MEM_WINDOW_TYPE_2B <<<"$info"
-log0=$(dmesg | wc -l)
+klog_mark
 
 # Target: subsystem NQN with namespace 1 on /dev/nullb0, RDMA port 4420.
 sub=$CFG/subsystems/$NQN port=$CFG/ports/$(($$ % 65000 + 1))
@@ -107,7 +107,7 @@ delete_ctrl() {
 t0=$(date +%s)
 t_check "controller $ctrl removed" timeout 90 bash -c "$(declare -f ctrl_of_nqn delete_ctrl); NQN=$NQN ctrl=$ctrl delete_ctrl"
 echo "# controller removal took $(($(date +%s) - t0)) s"
-t_check "the kernel log has no nvme or rdma error" \
-	sh -c "! dmesg | tail -n +$((log0 + 1)) | grep -iE '(nvme|rdma).*(error|fail|timeout)'"
+log_has_error() { klog_since | grep -iE '(nvme|rdma).*(error|fail|timeout)'; }
+t_check_fail "the kernel log has no nvme or rdma error" log_has_error
 echo "# $dev: $(dp_counters "$dev")"
 t_done

@@ -30,8 +30,8 @@ rdev=$(ls /sys/devices/platform/mroce_fakenic/infiniband 2>/dev/null | head -1)
 ip link set "$fnic" up
 
 # new_log_has PATTERN: the kernel log since the mark has PATTERN.
-mark() { before=$(dmesg | wc -l); }
-new_log() { dmesg | tail -n +"$((before + 1))"; }
+mark() { klog_mark; }
+new_log() { klog_since; }
 new_log_has() { new_log | grep -qF -- "$1"; }
 new_log_count() { new_log | grep -cF -- "$1"; }
 
@@ -59,7 +59,7 @@ mark
 t_check "with udp_port=4793" rdma link add "$dev" type metaroce netdev "$fnic"
 t_check "it says port 4793 avoids the steering instead" \
 	new_log_has "$dev: netdev $fnic shares platform/mroce_fakenic with RDMA device $rdev; UDP port 4793 avoids"
-t_check "and gives no warning" sh -c "! dmesg | tail -n +$((before + 1)) | grep -q 'receives nothing'"
+t_check_fail "and gives no warning" new_log_has 'receives nothing'
 rdma link delete "$dev"
 busywait 5000 ibdev_gone "$dev"
 echo 4791 >"$param"
@@ -69,8 +69,8 @@ veth_pair "$a" "" "$b" ""
 mark
 defer rdma link delete "${dev}v"
 t_check "rdma link add on a veth" rdma link add "${dev}v" type metaroce netdev "$a"
-t_check "a veth (no parent device) gives no warning" \
-	sh -c "! dmesg | tail -n +$((before + 1)) | grep -q 'shares'"
+t_check_fail "a veth (no parent device) gives no warning" \
+	new_log_has shares
 t_check "and metaroce_nic_roce reads none" \
 	grep -qx none "/sys/class/infiniband/${dev}v/metaroce_nic_roce"
 t_done

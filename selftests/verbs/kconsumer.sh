@@ -19,15 +19,14 @@ fi
 dev=k$$c
 verbs_one_dev "$dev"
 
-before=$(dmesg | wc -l)
+klog_mark
 defer rmmod mroce_kconsumer
 timeout 120 insmod "$KMOD" dev="$dev" gid="$VERBS_GID"
 rc=$?
 t_check "insmod mroce_kconsumer (exit $rc)" [ $rc -eq 0 ]
 # Not a pipe into tap_relay: its counts must stay in this shell.
-tap_relay "" < <(dmesg | tail -n +"$((before + 1))" |
-		 sed -n 's/.*mroce_kconsumer: //p')
-t_check "the module reported three results" \
-	sh -c "dmesg | tail -n +$((before + 1)) | grep -q 'mroce_kconsumer: 1\.\.3$'"
+tap_relay "" < <(klog_since | sed -n 's/.*mroce_kconsumer: //p')
+reported_three() { klog_since | grep -q 'mroce_kconsumer: 1\.\.3$'; }
+t_check "the module reported three results" reported_three
 t_check "rmmod mroce_kconsumer" rmmod mroce_kconsumer
 t_done
